@@ -1,0 +1,17 @@
+import { AppShell } from '@mantine/core';
+import { Outlet } from 'react-router';
+import { Sidebar } from './Sidebar';
+
+/** The frame of every signed-in screen: sidebar on the left, the route's screen beside it. */
+export function MainShell() {
+  return (
+    <AppShell navbar={{ width: 260, breakpoint: 'xs' }} padding={0}>
+      <AppShell.Navbar p="md" aria-label="Sidebar">
+        <Sidebar />
+      </AppShell.Navbar>
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

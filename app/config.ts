@@ -1,0 +1,15 @@
+/**
+ * Where /uninstall sends the browser. The spec names "an external page" without an address, so an
+ * operator sets it at build time (VITE_UNINSTALL_URL, e.g. a farewell survey). Without one we land on
+ * Scout's own homepage: a build that knows no external page must not send people to a made-up host.
+ */
+export const UNINSTALL_URL: string = import.meta.env.VITE_UNINSTALL_URL || '/';
+
+/** Long enough for 'Redirecting..' to be read before the page goes away. */
+export const UNINSTALL_REDIRECT_DELAY_MS = 1000;
+
+/** Query parameter that counts crashes across reloads (spec shell-and-account §2.3). */
+export const CRASH_COUNT_PARAM = 'crashCount';
+
+/** Query parameter carrying where a signed-out visitor wanted to go (spec §2.1, §3 page-address state). */
+export const REDIRECT_PARAM = 'redirect';

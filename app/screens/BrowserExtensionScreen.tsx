@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function BrowserExtensionScreen() {
+  return <PlaceholderScreen title="Browser Extension" />;
+}

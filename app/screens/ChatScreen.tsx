@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function ChatScreen() {
+  return <PlaceholderScreen title="Chat" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function FilesScreen() {
+  return <PlaceholderScreen title="Files" />;
+}

@@ -1,0 +1,6 @@
+import { shell } from '../../common/strings';
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function HomeScreen() {
+  return <PlaceholderScreen title={shell.HOME_HEADING} />;
+}

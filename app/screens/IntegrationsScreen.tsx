@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function IntegrationsScreen() {
+  return <PlaceholderScreen title="Apps store" />;
+}

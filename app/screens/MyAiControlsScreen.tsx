@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function MyAiControlsScreen() {
+  return <PlaceholderScreen title="My AI Controls" />;
+}

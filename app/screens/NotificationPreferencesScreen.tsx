@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function NotificationPreferencesScreen() {
+  return <PlaceholderScreen title="Notification preferences" />;
+}

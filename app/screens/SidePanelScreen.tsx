@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../components/PlaceholderScreen';
+
+export function SidePanelScreen() {
+  return <PlaceholderScreen title="Side panel" />;
+}

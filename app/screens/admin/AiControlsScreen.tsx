@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../../components/PlaceholderScreen';
+
+export function AiControlsScreen() {
+  return <PlaceholderScreen title="AI Controls" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../../components/PlaceholderScreen';
+
+export function AppearanceScreen() {
+  return <PlaceholderScreen title="Appearance" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../../components/PlaceholderScreen';
+
+export function BillingScreen() {
+  return <PlaceholderScreen title="Billing" />;
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../../components/PlaceholderScreen';
+
+export function SsoScreen() {
+  return <PlaceholderScreen title="Security" />;
+}

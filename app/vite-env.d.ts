@@ -1,0 +1,6 @@
+/// <reference types="vite/client" />
+
+// Build-time settings an operator may pass as VITE_* environment variables.
+interface ImportMetaEnv {
+  readonly VITE_UNINSTALL_URL?: string;
+}

@@ -1,0 +1,10 @@
+// `npm run bench`: every benchmark in turn, printing figures. Speed is measured here, never asserted in tests.
+import { benchHttp } from './http';
+
+const benches: Record<string, () => Promise<void>> = { http: benchHttp };
+const wanted = process.argv.slice(2);
+
+for (const [name, run] of Object.entries(benches)) {
+  if (wanted.length > 0 && !wanted.includes(name)) continue;
+  await run();
+}

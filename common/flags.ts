@@ -1,0 +1,78 @@
+// Feature flags of spec shell-and-account §6 and asking-questions §6. Every flag defaults off, so a missing
+// or unreachable flag source leaves Scout in its plain, fully working shape.
+import { z } from 'zod';
+
+const off = () => z.boolean().default(false);
+
+export const flagsSchema = z
+  .object({
+    /** Offer the 'public' topic access level (also needs the org's publicTopicsEnabled). */
+    publicTopics: off(),
+    /** Shared topics: tagging colleagues, 'Shared with me', share dialog members. */
+    multiplayerEnabled: off(),
+    /** The inbox (with multiplayerEnabled). */
+    notifications: off(),
+    /** Live updates of shared topics over the realtime channel. */
+    realtimeMultiplayer: off(),
+    /** The Research toggle (also needs the deep-research plan feature). */
+    deepresearch: off(),
+    /** /admin/analytics and its settings entry. */
+    adminAnalytics: off(),
+    /** The API keys settings entry and the 'Embed anywhere' onboarding row. */
+    apiKeysEnabled: off(),
+    /** The guided onboarding tour. */
+    inAppTour: off(),
+    /** Verified answers: /answers, the settings entry, answers as a source. */
+    answers: off(),
+    /** The round icon buttons on the homepage. */
+    homepageConfiguration: off(),
+    /** The simpler invite experience. */
+    simplerInvite: off(),
+    /** The 'Earn $500' link in the support menu. */
+    earn500: off(),
+    /** The 30-second banner about an ongoing outage. */
+    outageBanner: off(),
+    /** The first-run setup dialog. */
+    userSetup: off(),
+    /** The custom chatbot script on wide screens. */
+    customChatbot: off(),
+    /** Skip the workspace-setup redirect and mark the onboarding workflow done. */
+    workspaceSetupDisabled: off(),
+    /** The 'Specify sources' button for confluence, gdrive, notion and slack. */
+    appSpecificFiltersEnabled: off(),
+    hideRelatedSearches: off(),
+    /** The help bubble that opens the support widget. */
+    homepageSupportEnabled: off(),
+    /** Offer the demo-scheduling link ('Find a time', 'Book a demo'). */
+    scheduleDemoLink: off(),
+    /** Disable the AI Only scope tab. */
+    aiOnlyDisabled: off(),
+    /** The 'Reconnect Apps for accurate answers' homepage card. */
+    reconnectAppsCard: off(),
+    /** Reconnect a dropped answer stream (inactivity time-outs, RECONNECT, pending-message recovery). */
+    chatReconnect: off(),
+    /** How many file types a filter may list before a notice is shown. */
+    fileTypeFilterNoticeThreshold: z.number().int().nonnegative().default(6),
+  })
+  // Unknown flags pass through, so per-model flags (modelDisabledFlag) and flags added later reach the app.
+  .catchall(z.union([z.boolean(), z.number()]));
+
+export type Flags = z.infer<typeof flagsSchema>;
+export type FlagsInput = z.input<typeof flagsSchema>;
+
+export const DEFAULT_FLAGS: Flags = Object.freeze(flagsSchema.parse({}));
+
+/** Read flags from any source; a malformed object falls back to the defaults rather than breaking the shell. */
+export function parseFlags(input: unknown): Flags {
+  const parsed = flagsSchema.safeParse(input ?? {});
+  return parsed.success ? parsed.data : DEFAULT_FLAGS;
+}
+
+/** The per-model flag that turns one language model off for an organisation. */
+export function modelDisabledFlag(modelId: string): string {
+  return `disableModel:${modelId}`;
+}
+
+export function isModelDisabled(flags: Flags, modelId: string): boolean {
+  return flags[modelDisabledFlag(modelId)] === true;
+}

@@ -1,0 +1,48 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  okResponseSchema,
+  setupStatusRequestSchema,
+  tourProgressRequestSchema,
+} from '../../../common/api/users';
+import { authenticate } from '../../auth/guard';
+import { users } from '../../db/schema';
+
+/** The signed-in user's own settings. Each call changes only the caller's row. */
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.patch(
+    '/users/setup_status',
+    { schema: { body: setupStatusRequestSchema, response: { 200: okResponseSchema } } },
+    async (request) => {
+      const viewer = await authenticate(request);
+      const body = request.body;
+      await app.ctx.store.db
+        .update(users)
+        .set({
+          workRole: body.work_role,
+          referralSource:
+            body.referral_source === 'other' ? `other: ${body.referral_source_other}` : body.referral_source,
+          userSetupStatus: 'COMPLETED',
+        })
+        .where(and(eq(users.id, viewer.userId), eq(users.orgId, viewer.orgId)));
+      return { ok: true as const };
+    },
+  );
+
+  app.patch(
+    '/users/tour_progress',
+    { schema: { body: tourProgressRequestSchema, response: { 200: okResponseSchema } } },
+    async (request) => {
+      const viewer = await authenticate(request);
+      const { tour_name, state } = request.body;
+      // One statement, so two tabs finishing different tours never overwrite each other's progress.
+      await app.ctx.store.db
+        .update(users)
+        .set({
+          toursProgress: sql`coalesce(${users.toursProgress}, '{}'::jsonb) || jsonb_build_object(${tour_name}::text, ${state}::text)`,
+        })
+        .where(and(eq(users.id, viewer.userId), eq(users.orgId, viewer.orgId)));
+      return { ok: true as const };
+    },
+  );
+};

@@ -1,0 +1,40 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Viewer } from '../context';
+import { users } from '../db/schema';
+import { unauthorized } from '../errors';
+import { verifyIdToken } from './tokens';
+
+/** Members in these states may hold a session; blocked and deleted members lose access at their next call. */
+const ACTIVE_STATUSES = ['SIGNED_UP', 'CREATED', 'INVITED'] as const;
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Resolves the viewer from the bearer token, or throws 401. Every signed-in route runs it before loading data. */
+export async function authenticate(request: FastifyRequest): Promise<Viewer> {
+  const token = bearerToken(request);
+  if (!token) throw unauthorized('Tokens not found');
+  const { tokenKey, store } = request.server.ctx;
+  const claims = await verifyIdToken(tokenKey, token);
+  if (!claims) throw unauthorized('Your session has expired. Please sign in again.');
+  const [user] = await store.db
+    .select({ userId: users.id, orgId: users.orgId, email: users.email, admin: users.admin })
+    .from(users)
+    .where(
+      and(
+        eq(users.id, claims.userId),
+        eq(users.orgId, claims.orgId),
+        inArray(users.status, [...ACTIVE_STATUSES]),
+      ),
+    )
+    .limit(1);
+  if (!user) throw unauthorized('Your session has expired. Please sign in again.');
+  const viewer: Viewer = { ...user, sessionId: claims.sessionId };
+  request.viewer = viewer;
+  return viewer;
+}

@@ -1,0 +1,56 @@
+import { createHmac } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+
+/** Id tokens are short-lived; the client refreshes when under 20 minutes remain (spec §4.4). */
+export const ID_TOKEN_TTL_SECONDS = 60 * 60;
+const ISSUER = 'scout';
+const AUDIENCE = 'scout-api';
+
+export type IdTokenClaims = { userId: string; orgId: string; email: string; sessionId: string };
+
+/** The id-token signing key is derived from the master secret, so rotating one purpose never exposes another. */
+export function deriveTokenKey(masterKey: Buffer): Uint8Array {
+  return new Uint8Array(createHmac('sha256', masterKey).update('scout:id-token:v1').digest());
+}
+
+export async function signIdToken(
+  key: Uint8Array,
+  claims: IdTokenClaims,
+  now: Date = new Date(),
+): Promise<{ token: string; expiresAt: number }> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  const expiresAt = issuedAt + ID_TOKEN_TTL_SECONDS;
+  const token = await new SignJWT({ org: claims.orgId, email: claims.email, sid: claims.sessionId })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(claims.userId)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt)
+    .sign(key);
+  return { token, expiresAt: expiresAt * 1000 };
+}
+
+/** Answers the claims of a valid, unexpired token, or null for anything else (never throws on bad input). */
+export async function verifyIdToken(key: Uint8Array, token: string): Promise<IdTokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    const { sub, org, email, sid } = payload;
+    if (
+      typeof sub !== 'string' ||
+      typeof org !== 'string' ||
+      typeof email !== 'string' ||
+      typeof sid !== 'string'
+    ) {
+      return null;
+    }
+    return { userId: sub, orgId: org, email, sessionId: sid };
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
+    throw error;
+  }
+}

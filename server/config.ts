@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** Everything Scout reads from its environment, parsed once at start so a bad value fails loudly and early. */
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SCOUT_SECRET_KEY: z.string().optional(),
+  /** The address people use to reach Scout; links in emails and OAuth callbacks are built from it. */
+  PUBLIC_URL: z.string().url().optional(),
+  NODE_ENV: z.string().default('development'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  secretKey: string | undefined;
+  publicUrl: string;
+  production: boolean;
+};
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment: ${problems.join('; ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    logLevel: e.LOG_LEVEL,
+    secretKey: e.SCOUT_SECRET_KEY,
+    publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
+    production: e.NODE_ENV === 'production',
+  };
+}

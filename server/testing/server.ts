@@ -1,0 +1,34 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app';
+import { deriveTokenKey } from '../auth/tokens';
+import { loadConfig } from '../config';
+import type { ServerContext } from '../context';
+import { generateSecretKey } from '../db/secrets';
+import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
+import { VERSION } from '../version';
+
+export type TestServer = { app: FastifyInstance; ctx: ServerContext; store: Store; close(): Promise<void> };
+
+/** The real server on a fresh in-memory store, for `app.inject` or `listen` in tests. */
+export async function createTestServer(
+  options: { spaDir?: string; store?: Store } = {},
+): Promise<TestServer> {
+  const store = options.store ?? (await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR }));
+  const config = { ...loadConfig({}), dataDir: MEMORY_DATA_DIR, port: 0, host: '127.0.0.1' };
+  const ctx: ServerContext = {
+    store,
+    config,
+    version: VERSION,
+    tokenKey: deriveTokenKey(generateSecretKey()),
+  };
+  const app = await buildApp({ ctx, spaDir: options.spaDir, logLevel: 'silent' });
+  return {
+    app,
+    ctx,
+    store,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}
