@@ -11,6 +11,9 @@ const envSchema = z.object({
   /** The address people use to reach Scout; links in emails and OAuth callbacks are built from it. */
   PUBLIC_URL: z.string().url().optional(),
   NODE_ENV: z.string().default('development'),
+  /** smtp://user:pass@host:port; without it, mail is written to the log (the embedded default). */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('Scout <no-reply@scout.localhost>'),
 });
 
 export type Config = {
@@ -22,6 +25,8 @@ export type Config = {
   secretKey: string | undefined;
   publicUrl: string;
   production: boolean;
+  smtpUrl: string | undefined;
+  mailFrom: string;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -40,5 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     secretKey: e.SCOUT_SECRET_KEY,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     production: e.NODE_ENV === 'production',
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
   };
 }

@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Store } from './db/store';
+import type { Mailer } from './email/mailer';
 
 /** What every route handler may reach: the store, the parsed config and the keys derived at start. */
 export type ServerContext = {
@@ -7,6 +8,7 @@ export type ServerContext = {
   config: Config;
   version: string;
   tokenKey: Uint8Array;
+  mailer: Mailer;
 };
 
 /** The signed-in member making a request, as the auth guard resolved it from the bearer token. */

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { ServerContext } from './context';
 import { loadSecretKey, parseSecretKey, setDefaultSecretKey } from './db/secrets';
 import { openStore, type Store } from './db/store';
+import { createMailer } from './email/mailer';
 import type { Logger } from './logger';
 import { VERSION } from './version';
 
@@ -20,7 +21,8 @@ export async function startServer(
     (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: options.logger }));
   const masterKey = config.secretKey ? parseSecretKey(config.secretKey) : loadSecretKey(config.dataDir);
   setDefaultSecretKey(masterKey);
-  const ctx: ServerContext = { store, config, version: VERSION, tokenKey: deriveTokenKey(masterKey) };
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: options.logger });
+  const ctx: ServerContext = { store, config, version: VERSION, tokenKey: deriveTokenKey(masterKey), mailer };
   const app = await buildApp({ ctx, spaDir: options.spaDir, logLevel: options.logLevel });
   const url = await app.listen({ port: config.port, host: config.host });
   let closing: Promise<void> | null = null;

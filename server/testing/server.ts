@@ -5,21 +5,30 @@ import { loadConfig } from '../config';
 import type { ServerContext } from '../context';
 import { generateSecretKey } from '../db/secrets';
 import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
+import { createMailer, type Mailer } from '../email/mailer';
+import { createLogger } from '../logger';
 import { VERSION } from '../version';
 
 export type TestServer = { app: FastifyInstance; ctx: ServerContext; store: Store; close(): Promise<void> };
 
-/** The real server on a fresh in-memory store, for `app.inject` or `listen` in tests. */
+/**
+ * The real server on a fresh in-memory store, for `app.inject` or `listen` in tests. `env` is the environment the
+ * config is read from (SMTP_URL pointing at a test SMTP server, say); `mailer` replaces the configured one.
+ */
 export async function createTestServer(
-  options: { spaDir?: string; store?: Store } = {},
+  options: { spaDir?: string; store?: Store; env?: NodeJS.ProcessEnv; mailer?: Mailer } = {},
 ): Promise<TestServer> {
   const store = options.store ?? (await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR }));
-  const config = { ...loadConfig({}), dataDir: MEMORY_DATA_DIR, port: 0, host: '127.0.0.1' };
+  const config = { ...loadConfig(options.env ?? {}), dataDir: MEMORY_DATA_DIR, port: 0, host: '127.0.0.1' };
+  const mailer =
+    options.mailer ??
+    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: createLogger('silent') });
   const ctx: ServerContext = {
     store,
     config,
     version: VERSION,
     tokenKey: deriveTokenKey(generateSecretKey()),
+    mailer,
   };
   const app = await buildApp({ ctx, spaDir: options.spaDir, logLevel: 'silent' });
   return {
