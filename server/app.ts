@@ -6,6 +6,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { registerSpa } from './http/spa';
 import { loggerOptions } from './logger';
 import { registerApi } from './api/routes';
+import { registerAccessPolicy } from './policies/access';
 
 export type BuildAppOptions = {
   ctx: ServerContext;
@@ -38,6 +39,7 @@ export async function buildApp({ ctx, spaDir, logLevel }: BuildAppOptions): Prom
   });
 
   registerErrorHandling(app);
+  registerAccessPolicy(app);
   await app.register(registerApi, { prefix: '/api/v1' });
   await registerSpa(app, spaDir);
   return app;

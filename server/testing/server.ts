@@ -5,7 +5,7 @@ import { loadConfig } from '../config';
 import type { ServerContext } from '../context';
 import { generateSecretKey } from '../db/secrets';
 import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
-import { createMailer, type Mailer } from '../email/mailer';
+import { createMailer } from '../email/mailer';
 import { createLogger } from '../logger';
 import { VERSION } from '../version';
 
@@ -13,10 +13,10 @@ export type TestServer = { app: FastifyInstance; ctx: ServerContext; store: Stor
 
 /**
  * The real server on a fresh in-memory store, for `app.inject` or `listen` in tests. `env` is the environment the
- * config is read from (SMTP_URL pointing at a test SMTP server, say); `mailer` replaces the configured one.
+ * config is read from (SMTP_URL pointing at a test SMTP server, say).
  */
 export async function createTestServer(
-  options: { spaDir?: string; store?: Store; env?: NodeJS.ProcessEnv; mailer?: Mailer } = {},
+  options: { spaDir?: string; store?: Store; env?: NodeJS.ProcessEnv } = {},
 ): Promise<TestServer> {
   const store = options.store ?? (await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR }));
   const config = { ...loadConfig(options.env ?? {}), dataDir: MEMORY_DATA_DIR, port: 0, host: '127.0.0.1' };

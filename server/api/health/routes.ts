@@ -4,7 +4,7 @@ import { healthSchema, type Health } from '../../../common/api/health';
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { schema: { response: { 200: healthSchema, 503: healthSchema } } },
+    { config: { access: 'public' }, schema: { response: { 200: healthSchema, 503: healthSchema } } },
     async (request, reply) => {
       const { store, version } = app.ctx;
       let reachable = true;

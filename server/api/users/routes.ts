@@ -5,16 +5,19 @@ import {
   setupStatusRequestSchema,
   tourProgressRequestSchema,
 } from '../../../common/api/users';
-import { authenticate } from '../../auth/guard';
+import { viewerOf } from '../../policies/access';
 import { users } from '../../db/schema';
 
 /** The signed-in user's own settings. Each call changes only the caller's row. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/users/setup_status',
-    { schema: { body: setupStatusRequestSchema, response: { 200: okResponseSchema } } },
+    {
+      config: { access: 'signedIn' },
+      schema: { body: setupStatusRequestSchema, response: { 200: okResponseSchema } },
+    },
     async (request) => {
-      const viewer = await authenticate(request);
+      const viewer = viewerOf(request);
       const body = request.body;
       await app.ctx.store.db
         .update(users)
@@ -31,9 +34,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/users/tour_progress',
-    { schema: { body: tourProgressRequestSchema, response: { 200: okResponseSchema } } },
+    {
+      config: { access: 'signedIn' },
+      schema: { body: tourProgressRequestSchema, response: { 200: okResponseSchema } },
+    },
     async (request) => {
-      const viewer = await authenticate(request);
+      const viewer = viewerOf(request);
       const { tour_name, state } = request.body;
       // One statement, so two tabs finishing different tours never overwrite each other's progress.
       await app.ctx.store.db

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { createTestServer, type TestServer } from '../testing/server';
+import { listApiRoutes, type ApiRoute } from './access';
+
+let server: TestServer;
+let memberToken: string;
+let teamAdminToken: string;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  const enterprise = await createOrg(server.store.db, { domain: 'big.test', plan: 'ENTERPRISE' });
+  const team = await createOrg(server.store.db, { domain: 'small.test', plan: 'TEAM' });
+  const member = await createUser(server.store.db, enterprise, { email: 'member@big.test' });
+  const teamAdmin = await createUser(server.store.db, team, { email: 'admin@small.test', admin: true });
+  memberToken = (await loginTokensFor(server.ctx, member)).id_token;
+  teamAdminToken = (await loginTokensFor(server.ctx, teamAdmin)).id_token;
+});
+afterAll(() => server.close());
+
+/** A concrete address for a route pattern: every parameter gets a well-formed id that matches nothing. */
+const concrete = (route: ApiRoute) => route.url.replace(/:\w+\??/g, '00000000-0000-7000-8000-000000000000');
+
+async function call(route: ApiRoute, token?: string) {
+  return server.app.inject({
+    method: route.method as 'GET',
+    url: concrete(route),
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { payload: {} }),
+  });
+}
+
+describe('route access (walks every API route, so a new route without a guard fails here)', () => {
+  it('finds the API routes', () => {
+    expect(listApiRoutes(server.app).length).toBeGreaterThan(2);
+  });
+
+  it('refuses every signed-in and admin route without a token', async () => {
+    for (const route of listApiRoutes(server.app).filter((r) => r.access !== 'public')) {
+      const res = await call(route);
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(res.json().code).toBe('UNAUTHORIZED');
+    }
+  });
+
+  it('refuses every admin route to a member', async () => {
+    for (const route of listApiRoutes(server.app).filter((r) => r.access === 'admin')) {
+      const res = await call(route, memberToken);
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json().code).toBe('ADMIN_REQUIRED');
+    }
+  });
+
+  it('refuses every plan-gated route to an org below its plan, naming the feature', async () => {
+    // The TEAM org is below every gated feature (the lowest gate is BUSINESS).
+    for (const route of listApiRoutes(server.app)) {
+      if (!route.feature) continue;
+      const res = await call(route, teamAdminToken);
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json()).toMatchObject({
+        code: 'PLAN_REQUIRED',
+        message: expect.stringContaining(route.feature),
+      });
+    }
+  });
+
+  it('refuses to start when a route declares no access', async () => {
+    const app = await buildApp({ ctx: server.ctx, logLevel: 'silent' });
+    expect(() => app.get('/api/v1/unguarded', async () => 'open')).toThrow(/declares no access/);
+    await app.close();
+  });
+});

@@ -1,0 +1,88 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { planAllows, requiredPlan, type Feature } from '../../common/plans';
+import { authenticate } from '../auth/guard';
+import type { Viewer } from '../context';
+import { subscriptions } from '../db/schema';
+import type { Db } from '../db/store';
+import { forbidden, unauthorized } from '../errors';
+
+/**
+ * Who may call a route. Every API route declares it in its options (`config: { access: 'admin' }`), and the server
+ * refuses to start with a route that does not, so a new route can never be open by accident.
+ * - public: anyone (sign-in, health, public topics)
+ * - signedIn: a member of the org with a valid id token
+ * - admin: an admin of the org
+ */
+export type RouteAccess = 'public' | 'signedIn' | 'admin';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: RouteAccess;
+    /** The plan feature this route needs (spec shell-and-account §5); checked after the role. */
+    feature?: Feature;
+  }
+}
+
+export const ADMIN_REQUIRED_MESSAGE = 'Only workspace admins can do this.';
+
+export function planRequiredMessage(feature: Feature): string {
+  return `This needs the ${requiredPlan(feature)} plan (feature: ${feature}).`;
+}
+
+/** Throws 403 PLAN_REQUIRED unless the org has an ACTIVE or unexpired TRIAL subscription at the feature's plan. */
+export async function requireFeature(
+  db: Db,
+  orgId: string,
+  feature: Feature,
+  now = new Date(),
+): Promise<void> {
+  const subs = await db.select().from(subscriptions).where(eq(subscriptions.orgId, orgId));
+  if (!planAllows(subs, feature, now)) throw forbidden(planRequiredMessage(feature), 'PLAN_REQUIRED');
+}
+
+export function requireAdmin(viewer: Viewer): void {
+  if (!viewer.admin) throw forbidden(ADMIN_REQUIRED_MESSAGE, 'ADMIN_REQUIRED');
+}
+
+/** The viewer of a signed-in route; the access hook has already resolved it. */
+export function viewerOf(request: FastifyRequest): Viewer {
+  if (!request.viewer) throw unauthorized();
+  return request.viewer;
+}
+
+export type ApiRoute = { method: string; url: string; access: RouteAccess; feature: Feature | undefined };
+
+const apiRoutes = new WeakMap<FastifyInstance, ApiRoute[]>();
+
+/** Every API route of a built server with its declared access: the route-walking policy test reads this. */
+export function listApiRoutes(app: FastifyInstance): readonly ApiRoute[] {
+  return apiRoutes.get(app) ?? [];
+}
+
+/** Registers the start-up check and the per-request enforcement of route access. */
+export function registerAccessPolicy(app: FastifyInstance): void {
+  const routes: ApiRoute[] = [];
+  apiRoutes.set(app, routes);
+  app.addHook('onRoute', (route: RouteOptions) => {
+    if (!route.url.startsWith('/api/')) return;
+    const access = route.config?.access;
+    if (access !== 'public' && access !== 'signedIn' && access !== 'admin') {
+      throw new Error(
+        `${String(route.method)} ${route.url} declares no access ('public', 'signedIn' or 'admin')`,
+      );
+    }
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url, access, feature: route.config?.feature });
+    }
+  });
+
+  // onRequest, before the body is read: a caller without a valid token learns nothing about the payload's shape.
+  app.addHook('onRequest', async (request) => {
+    const { access, feature } = request.routeOptions.config;
+    if (!access || access === 'public') return;
+    const viewer = await authenticate(request);
+    if (access === 'admin') requireAdmin(viewer);
+    if (feature) await requireFeature(request.server.ctx.store.db, viewer.orgId, feature);
+  });
+}
