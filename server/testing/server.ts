@@ -20,9 +20,11 @@ export async function createTestServer(
 ): Promise<TestServer> {
   const store = options.store ?? (await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR }));
   const config = { ...loadConfig(options.env ?? {}), dataDir: MEMORY_DATA_DIR, port: 0, host: '127.0.0.1' };
-  const mailer =
-    options.mailer ??
-    createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: createLogger('silent') });
+  const mailer = createMailer({
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    logger: createLogger('silent'),
+  });
   const ctx: ServerContext = {
     store,
     config,
