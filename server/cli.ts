@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { loadConfig } from './config';
 import { openStore } from './db/store';
 import { createLogger } from './logger';
+import { registerOrgCommands } from './orgs/cli';
 import { startServer } from './serve';
 import { runWorker } from './jobs/worker';
 import { VERSION } from './version';
@@ -55,6 +56,8 @@ program
     await store.close();
     logger.info({ store: store.kind }, 'migrations applied');
   });
+
+registerOrgCommands(program);
 
 /** SIGTERM and SIGINT stop taking work, let what is in flight finish, close the store, then exit. */
 function onShutdown(logger: ReturnType<typeof createLogger>, stop: () => Promise<void>): void {

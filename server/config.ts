@@ -14,6 +14,16 @@ const envSchema = z.object({
   /** smtp://user:pass@host:port; without it, mail is written to the log (the embedded default). */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('Scout <no-reply@scout.localhost>'),
+  /** Google sign-in is offered only when both are set. */
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  /** The OpenID issuer for Google sign-in; tests point it at a local provider. */
+  GOOGLE_ISSUER_URL: z.string().url().default('https://accounts.google.com'),
+  /** When set, sign-up checks the CAPTCHA token against CAPTCHA_VERIFY_URL (reCAPTCHA/Turnstile siteverify). */
+  CAPTCHA_SECRET: z.string().min(1).optional(),
+  CAPTCHA_VERIFY_URL: z.string().url().default('https://www.google.com/recaptcha/api/siteverify'),
+  /** 'false' stops sign-up from creating new orgs. */
+  SELF_SERVE_SIGNUP: z.enum(['true', 'false']).default('true'),
 });
 
 export type Config = {
@@ -27,6 +37,9 @@ export type Config = {
   production: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  google: { clientId: string; clientSecret: string; issuerUrl: string } | null;
+  captcha: { secret: string; verifyUrl: string } | null;
+  selfServeSignup: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,5 +60,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: e.NODE_ENV === 'production',
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
+    google:
+      e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
+        ? {
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            issuerUrl: e.GOOGLE_ISSUER_URL,
+          }
+        : null,
+    captcha: e.CAPTCHA_SECRET ? { secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL } : null,
+    selfServeSignup: e.SELF_SERVE_SIGNUP === 'true',
   };
 }

@@ -5,6 +5,7 @@ import type { Config } from './config';
 import type { ServerContext } from './context';
 import { loadSecretKey, parseSecretKey, setDefaultSecretKey } from './db/secrets';
 import { openStore, type Store } from './db/store';
+import { seedDemoOnFirstStart } from './demo/seed';
 import { createMailer } from './email/mailer';
 import type { Logger } from './logger';
 import { VERSION } from './version';
@@ -19,6 +20,7 @@ export async function startServer(
   const store =
     options.store ??
     (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: options.logger }));
+  await seedDemoOnFirstStart(store, options.logger);
   const masterKey = config.secretKey ? parseSecretKey(config.secretKey) : loadSecretKey(config.dataDir);
   setDefaultSecretKey(masterKey);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: options.logger });

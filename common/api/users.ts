@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { personNameSchema } from './auth';
+import { BACKGROUND_TYPES, backgroundColorSchema, backgroundImageSchema, imageDataUrlSchema } from './orgs';
 
 /** Work roles of the setup dialog (spec shell-and-account §3, Setup choices), as the server stores them. */
 export const WORK_ROLES = [
@@ -53,3 +55,54 @@ export const tourProgressRequestSchema = z
 export type TourProgressRequest = z.infer<typeof tourProgressRequestSchema>;
 
 export const okResponseSchema = z.object({ ok: z.literal(true) });
+
+/**
+ * `PATCH /users/{id}`: the caller's own profile only (403 for another id). Names follow spec §5 (word characters,
+ * spaces and ! # & . @ -, at most 100). photo is a PNG, JPEG, WebP or GIF data URL of at most 5 MB decoded; null
+ * removes it. Answers the current user as `GET /_fetchData/user` does.
+ */
+export const userUpdateRequestSchema = z
+  .object({
+    first_name: personNameSchema,
+    last_name: personNameSchema,
+    display_name: personNameSchema.nullable(),
+    photo: imageDataUrlSchema.nullable(),
+  })
+  .partial()
+  .strict();
+export type UserUpdateRequest = z.infer<typeof userUpdateRequestSchema>;
+
+/** A member's own preferences (spec §3 User.preferences): the personal background and the data-export times. */
+export const userPreferencesSchema = z.object({
+  background_type: z.enum(BACKGROUND_TYPES).nullable(),
+  background_color: z.string().nullable(),
+  background_image: z.string().nullable(),
+  /** ISO-8601, set by the server when an export is requested and when it is ready. */
+  export_requested_at: z.string().nullable(),
+  export_available_at: z.string().nullable(),
+});
+export type UserPreferences = z.infer<typeof userPreferencesSchema>;
+
+/**
+ * `PATCH /users/{id}/preferences` (own id only): the personal background; null clears a field (the org's background
+ * shows again). Setting one needs the org's background_allow_user (403 otherwise).
+ */
+export const userPreferencesUpdateRequestSchema = z
+  .object({
+    background_type: z.enum(BACKGROUND_TYPES).nullable(),
+    background_color: backgroundColorSchema.nullable(),
+    background_image: backgroundImageSchema.nullable(),
+  })
+  .partial()
+  .strict();
+export type UserPreferencesUpdateRequest = z.infer<typeof userPreferencesUpdateRequestSchema>;
+
+export const userPreferencesResponseSchema = z.object({ preferences: userPreferencesSchema });
+export type UserPreferencesResponse = z.infer<typeof userPreferencesResponseSchema>;
+
+/** The server's refusals on the users calls (spec strings live in common/strings.ts). */
+export const userMessages = {
+  ONLY_YOUR_OWN_PROFILE: 'You can only change your own profile.',
+  PERSONAL_BACKGROUND_NOT_ALLOWED: 'Your workspace does not allow personal backgrounds.',
+  NO_PHOTO: 'No photo.',
+} as const;

@@ -1,11 +1,21 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { authRoutes } from './auth/routes';
+import { oauthRoutes } from './auth/oauth-routes';
 import { healthRoutes } from './health/routes';
 import { fetchDataRoutes } from './fetch-data/routes';
+import { memberRoutes } from './members/routes';
+import { orgRoutes } from './orgs/routes';
+import { ssoRoutes } from './sso/routes';
 import { userRoutes } from './users/routes';
 
 /** Every resource of the API under /api/v1, one plugin per folder of server/api. */
 export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(healthRoutes);
+  await app.register(authRoutes);
+  await app.register(oauthRoutes);
+  await app.register(ssoRoutes);
   await app.register(fetchDataRoutes);
   await app.register(userRoutes);
+  await app.register(memberRoutes);
+  await app.register(orgRoutes);
 };

@@ -1,12 +1,12 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, notExists } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Viewer } from '../context';
-import { users } from '../db/schema';
+import { refreshTokens, users } from '../db/schema';
 import { unauthorized } from '../errors';
 import { verifyIdToken } from './tokens';
 
 /** Members in these states may hold a session; blocked and deleted members lose access at their next call. */
-const ACTIVE_STATUSES = ['SIGNED_UP', 'CREATED', 'INVITED'] as const;
+export const SESSION_STATUSES = ['SIGNED_UP', 'CREATED', 'INVITED'] as const;
 
 function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -22,6 +22,8 @@ export async function authenticate(request: FastifyRequest): Promise<Viewer> {
   const { tokenKey, store } = request.server.ctx;
   const claims = await verifyIdToken(tokenKey, token);
   if (!claims) throw unauthorized('Your session has expired. Please sign in again.');
+  // One statement: the member is live and their session (the id token's refresh-token family) was not revoked
+  // by logout or reuse detection. Revocation marks every row of the family, so any revoked row settles it.
   const [user] = await store.db
     .select({ userId: users.id, orgId: users.orgId, email: users.email, admin: users.admin })
     .from(users)
@@ -29,7 +31,13 @@ export async function authenticate(request: FastifyRequest): Promise<Viewer> {
       and(
         eq(users.id, claims.userId),
         eq(users.orgId, claims.orgId),
-        inArray(users.status, [...ACTIVE_STATUSES]),
+        inArray(users.status, [...SESSION_STATUSES]),
+        notExists(
+          store.db
+            .select({ one: refreshTokens.id })
+            .from(refreshTokens)
+            .where(and(eq(refreshTokens.familyId, claims.sessionId), isNotNull(refreshTokens.revokedAt))),
+        ),
       ),
     )
     .limit(1);

@@ -1,10 +1,9 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { planAllows, requiredPlan, type Feature } from '../../common/plans';
 import { authenticate } from '../auth/guard';
 import type { Viewer } from '../context';
-import { subscriptions } from '../db/schema';
 import type { Db } from '../db/store';
+import { orgSubscriptions } from '../orgs/load';
 import { forbidden, unauthorized } from '../errors';
 
 /**
@@ -37,7 +36,7 @@ export async function requireFeature(
   feature: Feature,
   now = new Date(),
 ): Promise<void> {
-  const subs = await db.select().from(subscriptions).where(eq(subscriptions.orgId, orgId));
+  const subs = await orgSubscriptions(db, orgId);
   if (!planAllows(subs, feature, now)) throw forbidden(planRequiredMessage(feature), 'PLAN_REQUIRED');
 }
 

@@ -1,12 +1,31 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUserSchema } from '../../../common/api/session';
 import {
   okResponseSchema,
   setupStatusRequestSchema,
   tourProgressRequestSchema,
+  userMessages,
+  userPreferencesResponseSchema,
+  userPreferencesUpdateRequestSchema,
+  userUpdateRequestSchema,
 } from '../../../common/api/users';
 import { viewerOf } from '../../policies/access';
-import { users } from '../../db/schema';
+import { orgs, users } from '../../db/schema';
+import { notFound, unauthorized } from '../../errors';
+import { requireOwnProfile } from '../../policies/users';
+import { presentCurrentUser } from '../../presenters/user';
+import { presentUserPreferences } from '../../presenters/user-preferences';
+import { photoOf, updatePreferences, updateProfile } from '../../users/profile';
+
+const userIdParamsSchema = z.object({ id: z.string() });
+
+/** Runs before the body is validated, so another member's id is refused whatever the body holds. */
+async function ownProfileOnly(request: FastifyRequest): Promise<void> {
+  requireOwnProfile(viewerOf(request), (request.params as { id?: string }).id ?? '');
+}
 
 /** The signed-in user's own settings. Each call changes only the caller's row. */
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -51,4 +70,65 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return { ok: true as const };
     },
   );
+
+  app.patch(
+    '/users/:id',
+    {
+      config: { access: 'signedIn' },
+      preValidation: ownProfileOnly,
+      schema: {
+        params: userIdParamsSchema,
+        body: userUpdateRequestSchema,
+        response: { 200: currentUserSchema },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const { db } = app.ctx.store;
+      await updateProfile(db, viewer, request.body);
+      const [row] = await db
+        .select({ user: users, org: orgs })
+        .from(users)
+        .innerJoin(orgs, eq(orgs.id, users.orgId))
+        .where(and(eq(users.id, viewer.userId), eq(users.orgId, viewer.orgId)))
+        .limit(1);
+      if (!row) throw unauthorized();
+      return presentCurrentUser(row.user, row.org);
+    },
+  );
+
+  app.patch(
+    '/users/:id/preferences',
+    {
+      config: { access: 'signedIn' },
+      preValidation: ownProfileOnly,
+      schema: {
+        params: userIdParamsSchema,
+        body: userPreferencesUpdateRequestSchema,
+        response: { 200: userPreferencesResponseSchema },
+      },
+    },
+    async (request) => {
+      const stored = await updatePreferences(app.ctx.store.db, viewerOf(request), request.body);
+      return { preferences: presentUserPreferences(stored) };
+    },
+  );
+
+  // The spec's profile photo fetch: the caller's own photo as an image, or a redirect to where it lives.
+  app.get('/users/self/photo', { config: { access: 'signedIn' } }, async (request, reply) => {
+    const viewer = viewerOf(request);
+    const [user] = await app.ctx.store.db
+      .select({ photoUrl: users.photoUrl })
+      .from(users)
+      .where(and(eq(users.id, viewer.userId), eq(users.orgId, viewer.orgId)))
+      .limit(1);
+    const photo = user ? photoOf(user) : null;
+    if (!photo) throw notFound(userMessages.NO_PHOTO);
+    if (photo.kind === 'link') return reply.redirect(photo.url);
+    return reply
+      .type(photo.mimeType)
+      .header('cache-control', 'private, no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .send(photo.bytes);
+  });
 };

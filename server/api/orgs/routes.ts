@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { orgSchema, orgUpdateRequestSchema } from '../../../common/api/orgs';
+import { loadOrg } from '../../orgs/load';
+import { updateOrgSettings } from '../../orgs/settings';
+import { viewerOf } from '../../policies/access';
+import { presentOrg } from '../../presenters/org';
+
+/** The admin's workspace settings (spec shell-and-account §7.3 PATCH /orgs). */
+export const orgRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.patch(
+    '/orgs',
+    { config: { access: 'admin' }, schema: { body: orgUpdateRequestSchema, response: { 200: orgSchema } } },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const { db } = app.ctx.store;
+      await updateOrgSettings(db, viewer.orgId, request.body);
+      return presentOrg(await loadOrg(db, viewer.orgId), viewer, new Date());
+    },
+  );
+};
