@@ -1,0 +1,24 @@
+// The connector SDK: what a connector (connectors/<app>/) and the sync engine import. Test helpers live in
+// ./testing and ./fake-server and are imported from there by tests only.
+export * from './types';
+export * from './errors';
+export { defineConnector, type ConnectorDefinition } from './define-connector';
+export { createConnectorContext, createConnectionLimiter, type ConnectorContextInput } from './context';
+export {
+  DEFAULT_RETRY_POLICY,
+  DEFAULT_TIMEOUT_MS,
+  defaultAuthFailureClassifier,
+  type AuthFailure,
+  type AuthFailureClassifier,
+  type AuthFailureVerdict,
+  type HttpClient,
+  type HttpClientSettings,
+  type HttpResponse,
+  type Query,
+  type RequestOptions,
+  type RetryPolicy,
+} from './http';
+export * from './pagination';
+export { RequestLimiter, type RateLimit, type RequestLimits } from './limits';
+export { systemClock, type Clock } from './clock';
+export { silentLogger, type ConnectorLogger } from './logger';

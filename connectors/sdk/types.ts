@@ -1,0 +1,205 @@
+// The contract between a connector and the sync engine (DESIGN §5). A connector reads one source and yields
+// batches of documents with a cursor; the engine chunks and indexes each batch and commits its cursor in the same
+// transaction, so a crash loses at most the batch in hand and a restart resumes from the last committed cursor.
+import { z } from 'zod';
+import type { InstallPayloadKind } from '../../common/api/connectors';
+import { ObjectType, type AppShortname } from '../../common/catalogue';
+import type { CredentialName } from './errors';
+import type { HttpClient } from './http';
+import type { RequestLimits } from './limits';
+import type { ConnectorLogger } from './logger';
+
+// ── Principals ──────────────────────────────────────────────────────────────────────────────────────────────
+// Who may read a document (DESIGN §4). A member sees a document iff one of their principals is in its ACL. The
+// same helpers build ACLs and group memberships, so the strings always match when the index filters.
+
+export const userPrincipalSchema = z
+  .templateLiteral(['user:', z.email()])
+  .refine((principal) => principal === principal.toLowerCase(), 'build user principals with userPrincipal()');
+
+/** `group:<source>:<id>`: the source prefix keeps two apps' group ids from colliding. */
+export const groupPrincipalSchema = z.templateLiteral([
+  'group:',
+  z.string().regex(/^[a-z0-9_-]+$/),
+  ':',
+  z.string().min(1),
+]);
+
+export const ORG_PRINCIPAL = 'org';
+export const PUBLIC_PRINCIPAL = 'public';
+
+export const principalSchema = z.union([
+  userPrincipalSchema,
+  groupPrincipalSchema,
+  /** Everyone in the organisation. */
+  z.literal(ORG_PRINCIPAL),
+  /** Anyone, signed in or not (public web pages, public links). */
+  z.literal(PUBLIC_PRINCIPAL),
+]);
+
+export type UserPrincipal = z.infer<typeof userPrincipalSchema>;
+export type GroupPrincipal = z.infer<typeof groupPrincipalSchema>;
+export type Principal = z.infer<typeof principalSchema>;
+
+/** Emails compare case-insensitively at every vendor we know, so principals are lower case. */
+export function userPrincipal(email: string): UserPrincipal {
+  return `user:${email.trim().toLowerCase()}`;
+}
+
+/** Group ids stay as the source spells them: some sources (Slack) have ids that differ only by case. */
+export function groupPrincipal(source: AppShortname, id: string): GroupPrincipal {
+  return `group:${source}:${id}`;
+}
+
+/** A group and its direct members; nested groups are members too, and the engine expands them. */
+export const groupMembershipSchema = z.object({
+  group: groupPrincipalSchema,
+  members: z.array(z.union([userPrincipalSchema, groupPrincipalSchema])),
+});
+export type GroupMembership = z.infer<typeof groupMembershipSchema>;
+
+// ── Documents ───────────────────────────────────────────────────────────────────────────────────────────────
+
+/** What a document can be. 'All' is a search filter, not a kind of document. */
+export const DOCUMENT_OBJECT_TYPES = [
+  ObjectType.Files,
+  ObjectType.Tasks,
+  ObjectType.Messages,
+  ObjectType.Contacts,
+  ObjectType.Calendar,
+  ObjectType.Answers,
+  ObjectType.Articles,
+] as const;
+
+/** Metadata for filters and the prompt: flat values only, like the facets they feed. */
+const extraValueSchema = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+export const sourceDocumentSchema = z.object({
+  /** The source's own id, stable across edits and renames; unique within the connection. */
+  externalId: z.string().min(1).max(512),
+  title: z.string().min(1),
+  /** Where a reference sends the reader. */
+  url: z.url({ protocol: /^https?$/ }),
+  /** Plain text (or Markdown) of the whole document; the engine chunks it. */
+  body: z.string(),
+  author: z.object({ name: z.string().min(1).optional(), email: z.email().optional() }),
+  objectType: z.enum(DOCUMENT_OBJECT_TYPES),
+  /** A lower-case kind for the file-type filter: 'pdf', 'docx', 'md', 'html', 'message', 'issue'… */
+  fileType: z.string().regex(/^[a-z0-9][a-z0-9.+-]*$/),
+  createdTime: z.date(),
+  modifiedTime: z.date(),
+  /**
+   * Who may read it, as the source says. `null` means the source cannot say: the engine then makes the document
+   * private to the connection's owner (fail closed, never open). `[]` means the source says nobody in the
+   * organisation may, and nobody will see it. Individual connections stay private to their owner whatever the
+   * ACL says; the engine applies that, connectors report the source's view.
+   */
+  acl: z.array(principalSchema).nullable(),
+  extra: z.record(z.string(), extraValueSchema),
+  /** The containing item (a page's parent, a message's thread), for hierarchy and context. */
+  parentExternalId: z.string().min(1).optional(),
+});
+export type SourceDocument = z.infer<typeof sourceDocumentSchema>;
+
+// ── Sync batches and cursors ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Where a sync stands, in the connector's own terms (page tokens, timestamps, phases). Opaque to the engine,
+ * which stores it as JSON, so it must survive JSON.stringify/parse unchanged: no Dates, no undefined.
+ */
+export const cursorSchema = z.json();
+export type Cursor = z.infer<typeof cursorSchema>;
+
+export const syncBatchSchema = z.object({
+  documents: z.array(sourceDocumentSchema),
+  /** Items the source reports deleted since the last batch; the rest are found by pruning (listIds). */
+  deletedExternalIds: z.array(z.string().min(1)).optional(),
+  /**
+   * A checkpoint: `incrementalSync(ctx, cursor)` continues from here, delivering everything not yet delivered
+   * (the rest of a full sync, if it was cut short) and everything changed since. The last cursor of a full
+   * sync therefore says "caught up as of when it started".
+   */
+  cursor: cursorSchema,
+  /**
+   * `syncedFrom`: the oldest instant the sync has covered so far, for the 3-year progress bar. Connectors that
+   * walk newest-first report it; others leave it out and progress jumps to 100 when they finish.
+   */
+  progress: z.object({ syncedFrom: z.date().optional() }).optional(),
+});
+export type SyncBatch = z.infer<typeof syncBatchSchema>;
+
+/** What validate() learned about the account, for the connection's workspaceName, appUserId and email. */
+export const connectionIdentitySchema = z.object({
+  workspaceName: z.string().optional(),
+  appUserId: z.string().optional(),
+  email: z.email().optional(),
+});
+export type ConnectionIdentity = z.infer<typeof connectionIdentitySchema>;
+
+// ── The connector ───────────────────────────────────────────────────────────────────────────────────────────
+
+export interface ConnectorContext<Credentials, Config> {
+  /** Decrypted and parsed with the connector's credentials schema. Never log them. */
+  readonly credentials: Credentials;
+  readonly config: Config;
+  /**
+   * The connection's HTTP client: its limiter, signal, logger and clock are the connection's. Connectors derive
+   * their vendor client with `ctx.http.with({ baseUrl, headers: { authorization } })`.
+   */
+  readonly http: HttpClient;
+  readonly logger: ConnectorLogger;
+  /** Aborts when the job is stopped or its lease is lost; stop promptly and yield nothing more. */
+  readonly signal: AbortSignal;
+  now(): Date;
+  /**
+   * Three years back from when the context was made (spec: progress is measured against this window).
+   * Connectors of unbounded histories (messages, mail, tickets) stop here; curated corpora may take everything.
+   */
+  readonly syncWindowStart: Date;
+}
+
+export interface CredentialField<Credentials> {
+  readonly key: Extract<keyof Credentials, string>;
+  /** The field's label in the connect dialog, e.g. 'API key'. */
+  readonly label: string;
+  /** Masked when typed; never shown back. */
+  readonly secret: boolean;
+}
+
+export interface Connector<Credentials, Config> {
+  readonly shortname: AppShortname;
+  /** The body the connect dialog sends (spec §7). */
+  readonly installPayload: InstallPayloadKind;
+  /** Reads the install payload (and later the decrypted store) into typed credentials. */
+  readonly credentialsSchema: z.ZodType<Credentials>;
+  /**
+   * Reads the install payload into the non-secret settings (subdomain, team slug, site URL). By convention an
+   * optional `baseUrl` overrides the vendor's API origin, which is how tests point a connector at its fake.
+   */
+  readonly configSchema: z.ZodType<Config>;
+  readonly credentialFields: readonly CredentialField<Credentials>[];
+  /** Names the credential in 'Incorrect {credential name}. Please try again.' */
+  readonly credentialName: CredentialName;
+  /** The vendor's published limits, enforced per connection by the HTTP client. */
+  readonly limits?: RequestLimits;
+
+  /**
+   * Checks the credentials with one cheap call. Throws InvalidCredentialsError or PermissionMismatchError (the
+   * account works but lacks a role or scope the app needs).
+   */
+  validate(ctx: ConnectorContext<Credentials, Config>): Promise<ConnectionIdentity>;
+  /** Everything from the start. Yield a batch per source page, tens to a few hundred documents. */
+  fullSync(ctx: ConnectorContext<Credentials, Config>): AsyncIterable<SyncBatch>;
+  /** Continues from any cursor fullSync or incrementalSync yielded (see SyncBatch.cursor). */
+  incrementalSync(ctx: ConnectorContext<Credentials, Config>, cursor: Cursor): AsyncIterable<SyncBatch>;
+  /**
+   * Every external id that currently exists, for pruning: the engine deletes documents not listed. It must admit
+   * at least everything fullSync would yield, or pruning deletes live documents; extra ids are harmless.
+   */
+  listIds(ctx: ConnectorContext<Credentials, Config>): AsyncIterable<string[]>;
+  /**
+   * All of the source's groups and their members, as a complete snapshot: the engine replaces the connection's
+   * groups only when the iteration finishes, so a failed run leaves the previous snapshot in place.
+   */
+  permissions?(ctx: ConnectorContext<Credentials, Config>): AsyncIterable<GroupMembership[]>;
+}
