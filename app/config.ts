@@ -13,3 +13,13 @@ export const CRASH_COUNT_PARAM = 'crashCount';
 
 /** Query parameter carrying where a signed-out visitor wanted to go (spec §2.1, §3 page-address state). */
 export const REDIRECT_PARAM = 'redirect';
+
+/**
+ * Where 'Find a time' (spec §2.4, the unauthorized sign-in state) books a demo. Like the uninstall page, the spec
+ * names no address, so an operator sets VITE_DEMO_URL; without one it leads to Scout's own sign-up, the way to try
+ * an open-source Scout without anyone's calendar.
+ */
+export const DEMO_URL: string = import.meta.env.VITE_DEMO_URL || '/signup';
+
+/** Local-storage key of the first-run setup dialog's done flag (spec §4.5), per user. */
+export const setupDoneKey = (userId: string) => `scout.setupDone.${userId}`;

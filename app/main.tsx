@@ -3,9 +3,10 @@ import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { watchTokensAcrossTabs } from './auth/session';
+import { refreshTokensOnFocus, watchTokensAcrossTabs } from './auth/session';
 
 watchTokensAcrossTabs();
+refreshTokensOnFocus();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

@@ -3,4 +3,5 @@
 // Build-time settings an operator may pass as VITE_* environment variables.
 interface ImportMetaEnv {
   readonly VITE_UNINSTALL_URL?: string;
+  readonly VITE_DEMO_URL?: string;
 }

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import type { LoginTokens } from '../common/api/session';
+import { orgs, type User } from '../server/db/schema';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
 
@@ -15,22 +17,35 @@ export type RunningScout = {
     orgDomain?: string;
     workspaceSetup?: boolean;
     flags?: Record<string, boolean>;
+    firstName?: string;
+    lastName?: string;
+    status?: User['status'];
   }): Promise<{ tokens: LoginTokens }>;
+  /** Replaces the feature flags of the org that owns `domain` (an org made by sign-up, say). */
+  setOrgFlags(domain: string, flags: Record<string, boolean>): Promise<void>;
 };
 
-/** The real server with the built SPA (dist/app, made by `npm run build`) on a fresh store and a free port. */
-export async function startScout(): Promise<RunningScout> {
-  const server = await createTestServer();
+/**
+ * The real server with the built SPA (dist/app, made by `npm run build`) on a fresh store and a free port. `env` is
+ * the environment its config is read from (SMTP_URL pointing at a test SMTP server, say).
+ */
+export async function startScout(options: { env?: NodeJS.ProcessEnv } = {}): Promise<RunningScout> {
+  const server = await createTestServer({ env: options.env });
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = server.app.server.address() as AddressInfo;
+  const { db } = server.store;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     stop: () => server.close(),
-    async createUser({ email, admin, orgDomain, workspaceSetup, flags }) {
+    async createUser({ email, admin, orgDomain, workspaceSetup, flags, firstName, lastName, status }) {
       const domain = orgDomain ?? email.split('@')[1] ?? 'example.test';
-      const org = await createOrg(server.store.db, { domain, workspaceSetup, flags });
-      const user = await createUser(server.store.db, org, { email, admin });
+      const org = await createOrg(db, { domain, workspaceSetup, flags });
+      const user = await createUser(db, org, { email, admin, firstName, lastName, status });
       return { tokens: await loginTokensFor(server.ctx, user) };
+    },
+    async setOrgFlags(domain, flags) {
+      const updated = await db.update(orgs).set({ flags }).where(eq(orgs.domain, domain)).returning();
+      if (updated.length !== 1) throw new Error(`no org owns ${domain}`);
     },
   };
 }

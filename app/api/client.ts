@@ -1,6 +1,10 @@
 import type { z } from 'zod';
-import { FETCH_TIMEOUT_MS } from '../../common/limits';
-import { readTokens } from '../auth/tokens';
+import { loginTokensSchema } from '../../common/api/session';
+import type { LoginTokens } from '../../common/api/session';
+import { FETCH_TIMEOUT_MS, TOKEN_REFRESH_WINDOW_MS } from '../../common/limits';
+import { auth as authStrings } from '../../common/strings';
+import { clearTokens, readTokens, writeTokens } from '../auth/tokens';
+import { notifyFailure } from '../components/toast';
 import { BadRequestError, InvalidResponseError, NetworkError, NotFoundError, RequestError } from './errors';
 
 /** Every call of the SPA goes to the versioned gateway of our own origin. */
@@ -22,7 +26,7 @@ export interface RequestOptions<T> {
   timeoutMs?: number;
   /** Cancellation by the caller (e.g. TanStack Query); rethrown as the AbortError it is, not as a failure. */
   signal?: AbortSignal;
-  /** Send the bearer id token when one is stored. Default true. */
+  /** Send the bearer id token when one is stored, refreshing it first when due. Default true. */
   auth?: boolean;
 }
 
@@ -49,6 +53,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions<T>): P
   const url = apiUrl(path, query);
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
+  if (auth) await refreshTokensIfDue();
   const tokens = auth ? readTokens() : null;
   if (tokens) headers.authorization = `Bearer ${tokens.id_token}`;
 
@@ -128,4 +133,59 @@ function errorFor(status: number, body: unknown): Error {
   if (status === 404) return new NotFoundError(message, code);
   if (status === 400) return new BadRequestError(message, code ?? 'BAD_REQUEST');
   return new RequestError(message, status, code);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Token refresh (spec §4.4): before a request, and when the window regains focus, tokens with less than
+// 20 minutes left are exchanged for new ones. The refresh token rotates and presenting a spent one ends the
+// whole session, so one refresh runs at a time: in this tab (a shared promise) and across tabs (a Web Lock,
+// re-reading the stored tokens once held, since another tab may have refreshed meanwhile).
+// ---------------------------------------------------------------------------------------------
+
+const REFRESH_LOCK = 'scout.token-refresh';
+let refreshing: Promise<void> | null = null;
+
+export function isRefreshDue(tokens: Pick<LoginTokens, 'expires_at'>, now: number): boolean {
+  return tokens.expires_at - now < TOKEN_REFRESH_WINDOW_MS;
+}
+
+export function refreshTokensIfDue(): Promise<void> {
+  const tokens = readTokens();
+  if (!tokens || !isRefreshDue(tokens, Date.now())) return Promise.resolve();
+  refreshing ??= withRefreshLock(refreshStoredTokens).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function withRefreshLock(run: () => Promise<void>): Promise<void> {
+  const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+  return locks ? locks.request(REFRESH_LOCK, () => run()).then(() => undefined) : run();
+}
+
+/** A refusal of the refresh token itself, as opposed to a server or network hiccup that a retry may get past. */
+function refusesSession(error: unknown): boolean {
+  if (error instanceof BadRequestError) return true;
+  return error instanceof RequestError && (error.status === 401 || error.status === 403);
+}
+
+async function refreshStoredTokens(): Promise<void> {
+  const tokens = readTokens();
+  if (!tokens || !isRefreshDue(tokens, Date.now())) return;
+  try {
+    const next = await apiRequest('auth/token-refresh', {
+      method: 'POST',
+      auth: false,
+      body: { refresh_token: tokens.refresh_token },
+      schema: loginTokensSchema,
+    });
+    writeTokens(next);
+  } catch (error) {
+    // Unreachable or failing server: keep the tokens; while they last requests work, after that they answer 401.
+    if (!refusesSession(error)) return;
+    // Signed out or in again elsewhere meanwhile: the stored tokens are not the ones that were refused.
+    if (readTokens()?.refresh_token !== tokens.refresh_token) return;
+    clearTokens();
+    notifyFailure(authStrings.TOKEN_REFRESH_FAILED);
+  }
 }

@@ -67,3 +67,16 @@ export class InvalidResponseError extends ApiError {
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof RequestError && error.status === 401;
 }
+
+/** The HTTP status of an API error, or null when there was no answer (network) or it is not an API error. */
+export function statusOf(error: unknown): number | null {
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof BadRequestError) return 400;
+  if (error instanceof RequestError) return error.status;
+  return null;
+}
+
+/** The message the server put in an error answer; null for network failures and anything else. */
+export function serverMessageOf(error: unknown): string | null {
+  return statusOf(error) === null ? null : (error as Error).message;
+}

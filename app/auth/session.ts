@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { LOGIN_TOKENS_STORAGE_KEY, currentUserSchema } from '../../common/api/session';
 import type { CurrentUser } from '../../common/api/session';
 import type { flagsSchema } from '../../common/flags';
-import { apiRequest } from '../api/client';
+import { apiRequest, refreshTokensIfDue } from '../api/client';
 import { isUnauthorized } from '../api/errors';
-import { clearTokens, notifyTokensChanged, useTokens } from './tokens';
+import { clearTokens, notifyTokensChanged, readTokens, useTokens } from './tokens';
 
 export { clearTokens, readTokens, useTokens, writeTokens } from './tokens';
 
@@ -30,8 +31,41 @@ export function watchTokensAcrossTabs(): () => void {
   return () => window.removeEventListener('storage', onStorage);
 }
 
+/** Spec §4.4: coming back to the tab refreshes tokens that are about to run out. Returns the unsubscribe function. */
+export function refreshTokensOnFocus(): () => void {
+  const onFocus = () => void refreshTokensIfDue();
+  window.addEventListener('focus', onFocus);
+  return () => window.removeEventListener('focus', onFocus);
+}
+
+/**
+ * Logout (spec §2.8, §4.4): ends the session on the server, clears local storage and reloads into /login. Clearing
+ * the storage is what other tabs see (a storage event), so they reload signed out too. The server call failing
+ * (offline, tokens already refused) does not keep anyone signed in here.
+ */
+export async function logout(): Promise<void> {
+  const tokens = readTokens();
+  if (tokens?.refresh_token) {
+    await apiRequest('auth/logout', {
+      method: 'POST',
+      auth: false,
+      body: { refresh_token: tokens.refresh_token },
+      schema: z.unknown(),
+    }).catch((error: unknown) => console.warn('logout: the server did not end the session', error));
+  }
+  try {
+    window.localStorage.clear();
+  } catch {
+    // Storage blocked: there is nothing stored to clear.
+  }
+  window.location.assign('/login');
+}
+
+/** The first part of every current-user query key: invalidating it re-reads the user, whoever is signed in. */
+export const CURRENT_USER_QUERY_ROOT = ['currentUser'] as const;
+
 export function currentUserQueryKey(username: string | undefined): readonly unknown[] {
-  return ['currentUser', username ?? null];
+  return [...CURRENT_USER_QUERY_ROOT, username ?? null];
 }
 
 /**

@@ -1,22 +1,47 @@
-import { Center, Paper, Stack, Text } from '@mantine/core';
+import { Box, Center, Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconSparkles } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
+import { PRODUCT_NAME } from '../../common/strings';
+import { loginCopy } from '../strings';
+import { AuthCarousel } from './AuthCarousel';
 
 interface AuthLayoutProps {
   children: ReactNode;
 }
 
-/** Frame shared by /login and /signup: a centred card and the terms acknowledgement (spec §2.4). */
+/**
+ * Frame shared by /login and /signup (spec §2.4): the form with the terms acknowledgement, and on wide screens
+ * the rotating carousel beside it.
+ */
 export function AuthLayout({ children }: AuthLayoutProps) {
   return (
-    <Center mih="100vh" p="md" bg="gray.0">
-      <Paper withBorder shadow="sm" radius="md" p="xl" w={420} maw="100%">
-        <Stack gap="md">
-          {children}
-          <Text size="xs" c="dimmed" ta="center">
-            By continuing, you acknowledge Scout&apos;s Terms of Service and Privacy Policy.
+    <Box mih="100vh" style={{ display: 'flex' }}>
+      <Center flex={1} p="xl" bg="white">
+        <Stack w={400} maw="100%" gap="xl">
+          <Group gap="xs">
+            <ThemeIcon size="lg" radius="md" variant="gradient" gradient={{ from: 'indigo', to: 'violet' }}>
+              <IconSparkles size={20} />
+            </ThemeIcon>
+            <Text fw={700} size="xl">
+              {PRODUCT_NAME}
+            </Text>
+          </Group>
+          <Stack gap="md">{children}</Stack>
+          <Text size="xs" c="dimmed">
+            {loginCopy.TERMS}
           </Text>
         </Stack>
-      </Paper>
-    </Center>
+      </Center>
+      <Center
+        visibleFrom="md"
+        flex={1}
+        p="xl"
+        style={{
+          background: 'linear-gradient(135deg, var(--mantine-color-indigo-7), var(--mantine-color-violet-6))',
+        }}
+      >
+        <AuthCarousel />
+      </Center>
+    </Box>
   );
 }

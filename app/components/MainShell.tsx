@@ -1,5 +1,6 @@
 import { AppShell } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { SetupDialog } from './SetupDialog';
 import { Sidebar } from './Sidebar';
 
 /** The frame of every signed-in screen: sidebar on the left, the route's screen beside it. */
@@ -12,6 +13,7 @@ export function MainShell() {
       <AppShell.Main>
         <Outlet />
       </AppShell.Main>
+      <SetupDialog />
     </AppShell>
   );
 }

@@ -95,7 +95,8 @@ async function createWorkspace(db: Db, domain: string, person: Person, now: Date
   return db.transaction(async (tx) => {
     const [org]: Org[] = await tx
       .insert(orgs)
-      .values({ domain, name: workspaceNameOf(domain), isWorkspaceSetup: false })
+      // A workspace made by sign-up starts with the first-run setup dialog on (spec §4.5; the flag defaults off).
+      .values({ domain, name: workspaceNameOf(domain), isWorkspaceSetup: false, flags: { userSetup: true } })
       .onConflictDoNothing()
       .returning();
     if (!org) return null;
