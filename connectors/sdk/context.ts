@@ -63,6 +63,7 @@ export function createConnectorContext<Credentials, Config>(
     logger,
     signal,
     now: () => new Date(clock.now()),
+    sleep: (ms) => clock.sleep(ms, signal),
     syncWindowStart: new Date(clock.now() - SYNC_WINDOW_MS),
   };
 }

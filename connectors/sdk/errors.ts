@@ -2,12 +2,15 @@
 // branch on the class, never on message text:
 //   InvalidCredentialsError  → install fails with 'Incorrect {credential name}. Please try again.'; a running
 //                              connection moves to ErrorReconnect (only the user can fix it).
+//   InvalidUrlError          → an InvalidCredentialsError whose message is the spec's website failure, 'Failed to
+//                              install {app}, please verify the provided URL'; the install route shows it as is.
 //   PermissionMismatchError  → install fails with 'Failed to install {app}: {message}' (APP_PERMISSION_MISMATCH);
 //                              a running connection moves to ErrorReconnect.
 //   TransientError           → retry later with back-off; RateLimitedError says exactly when.
 //   FatalSourceError         → retrying will not help (contract drift, a workspace that no longer exists): stop.
 //   HttpStatusError          → an answer the client does not classify (400, 409, 422…); NotFoundError for 404/410,
 //                              which connectors usually catch to skip an item deleted mid-sync.
+//   ResponseTooLargeError    → a body past the request's maxBodyBytes; the connector skips the item.
 // Messages never carry credentials, headers or query strings: they end up in logs and job rows.
 import { ErrorCode } from '../../common/errors';
 import { CREDENTIAL_NAMES, apps } from '../../common/strings';
@@ -32,6 +35,27 @@ export class InvalidCredentialsError extends ConnectorError {
     options?: { cause?: unknown },
   ) {
     super(apps.incorrectCredential(credentialName), options);
+  }
+}
+
+/**
+ * The URL given at install does not lead to what the app needs: the website app's start page is unreachable, not
+ * HTML, refused by the address guard or by robots.txt. It is an invalid credential in every other respect (the
+ * user's entry is what is wrong, and a running connection moves to ErrorReconnect), but the spec words its failure
+ * differently: 'Failed to install {app}, please verify the provided URL', which is this error's message.
+ */
+export class InvalidUrlError extends InvalidCredentialsError {
+  /** Why, for the log (never shown to the user): 'robots.txt disallows it', 'answered 404'… */
+  readonly detail: string | undefined;
+
+  constructor(
+    appName: string,
+    credentialName?: CredentialName,
+    options?: { cause?: unknown; detail?: string },
+  ) {
+    super(credentialName, options);
+    this.message = apps.failedToInstallUrl(appName);
+    this.detail = options?.detail;
   }
 }
 
@@ -86,3 +110,17 @@ export class HttpStatusError extends ConnectorError {
 }
 
 export class NotFoundError extends HttpStatusError {}
+
+/** A body longer than the request's `maxBodyBytes`: reading stopped there, and a retry would read the same. */
+export class ResponseTooLargeError extends ConnectorError {
+  readonly code = ErrorCode.UPSTREAM_FAILED;
+
+  constructor(
+    readonly method: string,
+    /** The path only, as for HttpStatusError. */
+    readonly path: string,
+    readonly limit: number,
+  ) {
+    super(`${method} ${path} answered more than ${limit} bytes`);
+  }
+}

@@ -8,6 +8,7 @@ import {
   NotFoundError,
   PermissionMismatchError,
   RateLimitedError,
+  ResponseTooLargeError,
   TransientError,
 } from './errors';
 import { startFakeServer, type FakeServer } from './fake-server';
@@ -316,6 +317,43 @@ describe('requests', () => {
   it('refuses to send its credentials to another origin', async () => {
     const http = client({ headers: { authorization: 'Bearer t' } });
     await expect(http.request('http://127.0.0.2:9/steal')).rejects.toBeInstanceOf(FatalSourceError);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('hands back a redirect as it came when asked to, and follows it otherwise', async () => {
+    fake.route('GET', '/moved', () => ({ status: 301, headers: { location: '/ok' } }));
+    const manual = await client().request('/moved', { redirect: 'manual' });
+    expect([manual.status, manual.headers.get('location')]).toEqual([301, '/ok']);
+    expect((await client().request('/moved')).text()).toBe('{"ok":true}');
+    expect(fake.requests.map((request) => request.path)).toEqual(['/moved', '/moved', '/ok']);
+  });
+
+  it('stops reading a body past maxBodyBytes, declared or streamed, without retrying', async () => {
+    const big = 'x'.repeat(5000);
+    fake.route('GET', '/big', () => ({ body: big }));
+    fake.route('GET', '/streamed', () => ({ body: big, headers: { 'transfer-encoding': 'chunked' } }));
+    for (const path of ['/big', '/streamed']) {
+      await expect(client().request(path, { maxBodyBytes: 1000 }), path).rejects.toBeInstanceOf(
+        ResponseTooLargeError,
+      );
+    }
+    expect((await client().request('/big', { maxBodyBytes: 5000 })).text()).toBe(big);
+    expect(fake.requests.map((request) => request.path)).toEqual(['/big', '/streamed', '/big']);
+  });
+
+  it('connects through the dispatcher it is given', async () => {
+    let dispatched = 0;
+    const dispatcher = {
+      dispatch() {
+        dispatched += 1;
+        throw new Error('refused by the dispatcher');
+      },
+    };
+    const error: unknown = await client({ dispatcher })
+      .request('/ok', { retry: false })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransientError);
+    expect(dispatched).toBe(1);
     expect(fake.requests).toHaveLength(0);
   });
 

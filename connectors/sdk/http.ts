@@ -10,6 +10,7 @@ import {
   NotFoundError,
   PermissionMismatchError,
   RateLimitedError,
+  ResponseTooLargeError,
   TransientError,
   type CredentialName,
 } from './errors';
@@ -34,6 +35,16 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   /** `false` for a request that must not be sent twice. */
   readonly retry?: boolean;
+  /**
+   * 'manual' hands back a 3xx as it came (status and Location) instead of following it, for a caller that must
+   * vet each hop itself, as the website crawler does. Default 'follow'.
+   */
+  readonly redirect?: 'follow' | 'manual';
+  /**
+   * Stop reading past this many bytes and fail with ResponseTooLargeError (not retried), for a caller that fetches
+   * URLs it does not control and must not hold a 2 GB download in memory to learn it is not a web page.
+   */
+  readonly maxBodyBytes?: number;
 }
 
 /** A fully read response: the body is read inside the attempt, so the timeout covers a body that stalls. */
@@ -88,6 +99,12 @@ export const defaultAuthFailureClassifier: AuthFailureClassifier = (failure) =>
     ? { kind: 'invalidCredentials' }
     : { kind: 'permissionMismatch', message: DEFAULT_PERMISSION_MISMATCH_MESSAGE };
 
+/**
+ * An undici dispatcher for Node's fetch (its `dispatcher` option), such as an Agent whose `connect.lookup` vets
+ * the address each connection is made to. Opaque here: the client only hands it to fetch.
+ */
+export type HttpDispatcher = object;
+
 /** What a connector sets on its own client: where the vendor is and how it authenticates. */
 export interface HttpClientSettings {
   /** Relative paths resolve under it; absolute URLs must share its origin, so auth headers never leave it. */
@@ -99,6 +116,8 @@ export interface HttpClientSettings {
   readonly classifyAuthFailure?: AuthFailureClassifier;
   /** Named in InvalidCredentialsError ('Incorrect {credential name}. Please try again.'). */
   readonly credentialName?: CredentialName;
+  /** Connections go through it instead of fetch's global dispatcher. */
+  readonly dispatcher?: HttpDispatcher;
 }
 
 /** What the framework sets once per connection and every derived client shares. */
@@ -167,9 +186,40 @@ function mergeHeaders(
 
 type Attempt =
   | { readonly kind: 'response'; readonly response: HttpResponse }
-  | { readonly kind: 'network'; readonly error: unknown; readonly timedOut: boolean };
+  | { readonly kind: 'network'; readonly error: unknown; readonly timedOut: boolean }
+  | { readonly kind: 'tooLarge' };
 
 const decoder = new TextDecoder();
+
+/** The whole body, or null as soon as it (as declared, or as read so far) exceeds `maxBytes`. */
+async function readBody(response: Response, maxBytes: number | undefined): Promise<Uint8Array | null> {
+  if (maxBytes === undefined || response.body === null) return new Uint8Array(await response.arrayBuffer());
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes) {
+    await response.body.cancel();
+    return null;
+  }
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
 
 function errorCode(error: unknown): string {
   // undici reports 'fetch failed' and puts the useful part (ECONNRESET, UND_ERR_SOCKET) in the cause.
@@ -234,12 +284,22 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
   // Held in this closure only: the client object itself has nothing for a logger to serialise.
   const defaultHeaders = mergeHeaders({ 'user-agent': 'Scout connector' }, settings.headers);
 
-  async function attemptOnce(url: URL, init: RequestInit, timeoutMs: number): Promise<Attempt> {
+  async function attemptOnce(
+    url: URL,
+    init: RequestInit,
+    timeoutMs: number,
+    maxBodyBytes: number | undefined,
+  ): Promise<Attempt> {
     const timeout = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
     try {
-      const response = await fetch(url, { ...init, signal: combined });
-      const body = new Uint8Array(await response.arrayBuffer());
+      // `dispatcher` is Node's extension of RequestInit, absent from the DOM typing this project compiles with.
+      const options = settings.dispatcher
+        ? ({ ...init, signal: combined, dispatcher: settings.dispatcher } as RequestInit)
+        : { ...init, signal: combined };
+      const response = await fetch(url, options);
+      const body = await readBody(response, maxBodyBytes);
+      if (body === null) return { kind: 'tooLarge' };
       return {
         kind: 'response',
         response: {
@@ -271,7 +331,7 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
       body = JSON.stringify(requestOptions.json);
       if (!headers.has('content-type')) headers.set('content-type', 'application/json');
     }
-    const init: RequestInit = { method, headers, body };
+    const init: RequestInit = { method, headers, body, redirect: requestOptions.redirect ?? 'follow' };
     const timeoutMs = requestOptions.timeoutMs ?? settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxAttempts = requestOptions.retry === false ? 1 : Math.max(1, policy.maxAttempts);
 
@@ -280,11 +340,15 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
       const startedAt = clock.now();
       let outcome: Attempt;
       try {
-        outcome = await attemptOnce(url, init, timeoutMs);
+        outcome = await attemptOnce(url, init, timeoutMs, requestOptions.maxBodyBytes);
       } finally {
         release();
       }
       const last = attempt >= maxAttempts;
+
+      if (outcome.kind === 'tooLarge') {
+        throw new ResponseTooLargeError(method, url.pathname, requestOptions.maxBodyBytes ?? 0);
+      }
 
       if (outcome.kind === 'network') {
         const reason = outcome.timedOut
@@ -305,7 +369,8 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
       const { status } = response;
       logger.debug({ ...where, status, attempt, durationMs: clock.now() - startedAt }, 'response');
 
-      // A 3xx arrives only when fetch did not follow it: a 304 answering a conditional request.
+      // A 3xx arrives only when fetch did not follow it: a 304 answering a conditional request, or a redirect
+      // the caller asked to see (`redirect: 'manual'`).
       if (status >= 200 && status < 400) {
         if (allowanceExhausted(response.headers)) {
           // The source says the next request would be refused: pause before it rather than earn a 429.

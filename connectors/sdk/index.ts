@@ -13,6 +13,7 @@ export {
   type AuthFailureVerdict,
   type HttpClient,
   type HttpClientSettings,
+  type HttpDispatcher,
   type HttpResponse,
   type Query,
   type RequestOptions,

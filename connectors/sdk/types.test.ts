@@ -7,6 +7,7 @@ import { defineConnector } from './define-connector';
 import {
   FatalSourceError,
   InvalidCredentialsError,
+  InvalidUrlError,
   PermissionMismatchError,
   RateLimitedError,
 } from './errors';
@@ -98,6 +99,15 @@ describe('errors', () => {
     expect(new PermissionMismatchError('The account must be a Workspace Admin.').code).toBe(
       'APP_PERMISSION_MISMATCH',
     );
+    const url = new InvalidUrlError('Website', CREDENTIAL_NAMES.credentials, { detail: 'answered 404' });
+    expect(url).toBeInstanceOf(InvalidCredentialsError);
+    expect([url.name, url.code, url.message, url.credentialName, url.detail]).toEqual([
+      'InvalidUrlError',
+      'INVALID_CREDENTIALS',
+      'Failed to install Website, please verify the provided URL',
+      'credentials',
+      'answered 404',
+    ]);
     expect(new RateLimitedError(90_500)).toMatchObject({
       code: 'RATE_LIMITED',
       message: 'rate limited by the source for 91 s',
@@ -138,6 +148,22 @@ describe('createConnectorContext', () => {
     expect(ctx.now().toISOString()).toBe('2025-06-01T00:00:00.000Z');
     expect(ctx.syncWindowStart.toISOString()).toBe('2022-06-02T00:00:00.000Z');
     expect(ctx.signal.aborted).toBe(false);
+  });
+
+  it('sleeps on the connection’s clock and stops sleeping when the job is stopped', async () => {
+    const clock = fakeClock(Date.parse('2025-06-01T00:00:00Z'));
+    const controller = new AbortController();
+    const ctx = createConnectorContext(connector, {
+      credentials: { api_key: 'k' },
+      config: {},
+      clock,
+      signal: controller.signal,
+    });
+    await ctx.sleep(1500);
+    expect(clock.sleeps).toEqual([1500]);
+    expect(ctx.now().toISOString()).toBe('2025-06-01T00:00:01.500Z');
+    controller.abort(new Error('stopped'));
+    await expect(ctx.sleep(10)).rejects.toThrow('stopped');
   });
 
   it('reports unreadable credentials as invalid credentials and bad settings as fatal', () => {

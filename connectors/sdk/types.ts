@@ -122,9 +122,13 @@ export const syncBatchSchema = z.object({
   cursor: cursorSchema,
   /**
    * `syncedFrom`: the oldest instant the sync has covered so far, for the 3-year progress bar. Connectors that
-   * walk newest-first report it; others leave it out and progress jumps to 100 when they finish.
+   * walk newest-first report it; others leave it out and progress jumps to 100 when they finish. `share`: for a
+   * connector that does not walk time (a crawler), the part of the work done so far, 0–1; it may step back when
+   * the work turns out larger than it looked (a crawler discovering pages), so the engine shows the highest seen.
    */
-  progress: z.object({ syncedFrom: z.date().optional() }).optional(),
+  progress: z
+    .object({ syncedFrom: z.date().optional(), share: z.number().min(0).max(1).optional() })
+    .optional(),
 });
 export type SyncBatch = z.infer<typeof syncBatchSchema>;
 
@@ -151,6 +155,11 @@ export interface ConnectorContext<Credentials, Config> {
   /** Aborts when the job is stopped or its lease is lost; stop promptly and yield nothing more. */
   readonly signal: AbortSignal;
   now(): Date;
+  /**
+   * Waits on the connection's clock, for a connector that paces itself (a crawler's politeness delay); rejects as
+   * soon as `signal` aborts. A test's fake clock makes it instant.
+   */
+  sleep(ms: number): Promise<void>;
   /**
    * Three years back from when the context was made (spec: progress is measured against this window).
    * Connectors of unbounded histories (messages, mail, tickets) stop here; curated corpora may take everything.
