@@ -6,6 +6,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { registerSpa } from './http/spa';
 import { loggerOptions } from './logger';
 import { registerApi } from './api/routes';
+import { registerChat } from './chat/socket';
 import { registerAccessPolicy } from './policies/access';
 
 export type BuildAppOptions = {
@@ -40,6 +41,7 @@ export async function buildApp({ ctx, spaDir, logLevel }: BuildAppOptions): Prom
 
   registerErrorHandling(app);
   registerAccessPolicy(app);
+  await registerChat(app);
   await app.register(registerApi, { prefix: '/api/v1' });
   await registerSpa(app, spaDir);
   return app;

@@ -3,8 +3,9 @@ import { loadConfig } from './config';
 import { openStore } from './db/store';
 import { createLogger } from './logger';
 import { registerOrgCommands } from './orgs/cli';
+import { registerSearchCommands } from './search/cli';
 import { startServer } from './serve';
-import { runWorker } from './jobs/worker';
+import { startBackgroundWork } from './jobs/background';
 import { VERSION } from './version';
 
 const program = new Command()
@@ -23,7 +24,7 @@ program
     const config = loadConfig({ ...process.env, ...(options.port ? { PORT: options.port } : {}) });
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, { logger });
-    const worker = options.worker ? runWorker(server.store, logger) : null;
+    const worker = options.worker ? startBackgroundWork(server.store, logger) : null;
     logger.info({ url: `http://localhost:${config.port}`, store: server.store.kind }, 'Scout is ready');
     onShutdown(logger, async () => {
       await worker?.stop();
@@ -38,7 +39,7 @@ program
     const config = loadConfig();
     const logger = createLogger(config.logLevel);
     const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
-    const worker = runWorker(store, logger);
+    const worker = startBackgroundWork(store, logger);
     logger.info({ store: store.kind }, 'worker started');
     onShutdown(logger, async () => {
       await worker.stop();
@@ -58,6 +59,7 @@ program
   });
 
 registerOrgCommands(program);
+registerSearchCommands(program);
 
 /** SIGTERM and SIGINT stop taking work, let what is in flight finish, close the store, then exit. */
 function onShutdown(logger: ReturnType<typeof createLogger>, stop: () => Promise<void>): void {

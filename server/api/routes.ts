@@ -2,10 +2,14 @@ import type { FastifyPluginAsync } from 'fastify';
 import { authRoutes } from './auth/routes';
 import { oauthRoutes } from './auth/oauth-routes';
 import { healthRoutes } from './health/routes';
+import { feedbackRoutes } from './feedback/routes';
 import { fetchDataRoutes } from './fetch-data/routes';
+import { llmRoutes } from './llms/routes';
 import { memberRoutes } from './members/routes';
+import { messageRoutes } from './messages/routes';
 import { orgRoutes } from './orgs/routes';
 import { ssoRoutes } from './sso/routes';
+import { topicRoutes } from './topics/routes';
 import { userRoutes } from './users/routes';
 
 /** Every resource of the API under /api/v1, one plugin per folder of server/api. */
@@ -18,4 +22,8 @@ export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(userRoutes);
   await app.register(memberRoutes);
   await app.register(orgRoutes);
+  await app.register(llmRoutes);
+  await app.register(topicRoutes);
+  await app.register(messageRoutes);
+  await app.register(feedbackRoutes);
 };

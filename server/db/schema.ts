@@ -414,6 +414,9 @@ export const documentChunks = pgTable(
     search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english'::regconfig, "body")`),
     // BM25 document length (lexeme occurrences in `search`), written by the indexer
     searchLength: integer('search_length').notNull().default(0),
+    // word positions of `search` taken by the prepended title and section path: a lexeme whose first
+    // position is at most this matched the title or a heading (ranking weighs those above the body)
+    prefixPositions: integer('prefix_positions').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

@@ -24,7 +24,11 @@ export type RunningWorker = { stop(): Promise<void> };
  * Polls the queue until stopped. Stopping lets the job in hand finish (its handler sees the abort signal and
  * should commit what it has); an unfinished job's lease expires and another worker resumes it.
  */
-export function runWorker(store: Store, logger: Logger, options: { idleMs?: number } = {}): RunningWorker {
+export function runWorker(
+  store: Store,
+  logger: Logger,
+  options: { idleMs?: number; leaseMs?: number } = {},
+): RunningWorker {
   const workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
   const idleMs = options.idleMs ?? 1000;
   const controller = new AbortController();
@@ -33,7 +37,7 @@ export function runWorker(store: Store, logger: Logger, options: { idleMs?: numb
     while (!controller.signal.aborted) {
       let job: Job | null = null;
       try {
-        job = await claimJob(store.db, workerId, [...handlers.keys()]);
+        job = await claimJob(store.db, workerId, [...handlers.keys()], options.leaseMs);
       } catch (error) {
         logger.error({ err: error }, 'could not poll the job queue');
       }

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
+import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
+import { startChatHarness, type ChatHarness } from './testing/harness';
+
+let h: ChatHarness;
+let orgWideId: string;
+let privateId: string;
+
+function respond(request: RecordedRequest): ScriptedReply {
+  if (request.messages[0]?.content === SUGGESTIONS_SYSTEM_PROMPT) return { text: 'TITLE: Salary bands' };
+  // cites every number it could: only sources in the prompt may come back as references
+  return { text: 'Salaries follow the published bands [1][2][3].' };
+}
+
+beforeAll(async () => {
+  h = await startChatHarness({ respond, domain: 'acl.test' });
+  [orgWideId, privateId] = (await h.index([
+    {
+      source: 'confluence',
+      externalId: 'bands',
+      title: 'Salary bands',
+      body: 'Salary bands for engineers are published every January.',
+      acl: ['org'],
+    },
+    {
+      source: 'gdrive',
+      externalId: 'bob-review',
+      title: 'Salary review for Bob',
+      body: 'Salary review: Bob gets a zanzibar-confidential raise.',
+      acl: ['user:bob@acl.test'],
+    },
+  ])) as [string, string];
+});
+afterAll(() => h.close());
+
+it('never lets a document the asker cannot read into the prompt or the references', async () => {
+  const alice = await h.connect(h.aliceToken);
+  alice.send({ type: 'QUERY', query: 'salary review bands' });
+  const complete = await alice.next('ANSWER_COMPLETE');
+  const ids = complete.references.map((reference) => reference.id);
+  expect(ids).toEqual([orgWideId]);
+  expect(complete.allReferencesSummary.app_names).toEqual(['confluence']);
+  expect(alice.all('SKILL_RETRIEVED').map((skill) => skill.appName)).toEqual(['confluence']);
+  // [2] and [3] named no source the asker could read: they are dropped from the text
+  expect(complete.messageText).toBe('Salaries follow the published bands [1].');
+  const prompts = h.model!.requests.map((request) => JSON.stringify(request.messages));
+  expect(prompts.length).toBeGreaterThan(0);
+  for (const prompt of prompts) {
+    expect(prompt).not.toContain('zanzibar');
+    expect(prompt).not.toContain('Salary review for Bob');
+  }
+  await alice.close();
+
+  // the same question from Bob, who may read both, uses both
+  const before = h.model!.requests.length;
+  const bob = await h.connect(h.bobToken);
+  bob.send({ type: 'QUERY', query: 'salary review bands' });
+  const bobs = await bob.next('ANSWER_COMPLETE');
+  expect(bobs.references.map((reference) => reference.id).sort()).toEqual([orgWideId, privateId].sort());
+  const bobPrompt = h.model!.requests.slice(before).find((request) => request.stream)!;
+  expect(JSON.stringify(bobPrompt.messages)).toContain('zanzibar');
+  await bob.close();
+});

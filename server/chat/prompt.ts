@@ -1,0 +1,98 @@
+/**
+ * The answer prompt (DESIGN §6, BUILDING_PROMPT): instructions, the org's custom instructions and disclaimer, a
+ * bot's instructions, and the sources numbered [1]..[n] with their title, source and text, then the conversation
+ * so far and the question. Only passages retrieved with the asker's principals ever reach this function.
+ */
+import type { ModelMessage } from 'ai';
+import type { SearchScope } from '../../common/api/chat';
+import { PRODUCT_NAME } from '../../common/strings';
+import { stripCitations } from './citations';
+import type { Passage } from './passages';
+
+export type HistoryTurn = { sender: 'USER' | 'ASSISTANT'; text: string };
+
+export type PromptInput = {
+  question: string;
+  scope: SearchScope;
+  passages: readonly Passage[];
+  orgName: string;
+  orgInstructions: string | null;
+  disclaimer: string | null;
+  botName: string | null;
+  botInstructions: string | null;
+  history: readonly HistoryTurn[];
+  now: Date;
+  /** Minutes to add to UTC for the asker's local time. */
+  tzOffsetMinutes: number;
+  deepresearch: boolean;
+};
+
+const HISTORY_TURN_MAX_CHARS = 2000;
+
+function localDate(now: Date, offsetMinutes: number): string {
+  const local = new Date(now.getTime() + offsetMinutes * 60_000);
+  return local.toISOString().slice(0, 10);
+}
+
+export function formatSource(passage: Passage, index: number): string {
+  const facts = [passage.source];
+  if (passage.authorName || passage.authorEmail)
+    facts.push(`by ${passage.authorName ?? passage.authorEmail}`);
+  if (passage.modifiedTime) facts.push(`modified ${passage.modifiedTime.toISOString().slice(0, 10)}`);
+  if (passage.url) facts.push(passage.url);
+  return `[${index + 1}] ${passage.title || 'Untitled'} (${facts.join(', ')})\n${passage.text.trim()}`;
+}
+
+export function buildSystemPrompt(input: PromptInput): string {
+  const lines: string[] = [
+    `You are ${input.botName ?? PRODUCT_NAME}, a workplace assistant for ${input.orgName || 'this organisation'}.`,
+    `Today is ${localDate(input.now, input.tzOffsetMinutes)}. Write in Markdown.`,
+  ];
+  if (input.scope === 'AI_ONLY') {
+    lines.push('Answer from your own knowledge. No workplace documents were searched for this question.');
+  } else {
+    lines.push(
+      input.scope === 'WEB'
+        ? 'Answer using the numbered web results below.'
+        : 'Answer using the numbered sources below, which come from the workplace apps the asker can read.',
+      'Cite the sources you use inline with their number in square brackets, like [1] or [2][3], right after the ' +
+        'facts they support. Cite only sources you used, and never invent a source number.',
+      'If the sources do not contain the answer, say so plainly, then help as far as you can.',
+    );
+  }
+  if (input.deepresearch) {
+    lines.push(
+      'This is a research request: write a thorough, well-structured report with headings, drawing on as many ' +
+        'of the sources as are relevant, and end with a short summary.',
+    );
+  }
+  if (input.orgInstructions?.trim()) {
+    lines.push('', 'Instructions from the organisation:', input.orgInstructions.trim());
+  }
+  if (input.botInstructions?.trim()) {
+    lines.push('', `Instructions for ${input.botName ?? 'this assistant'}:`, input.botInstructions.trim());
+  }
+  if (input.disclaimer?.trim()) {
+    lines.push(
+      '',
+      'The organisation shows this disclaimer with every answer; never contradict it:',
+      input.disclaimer.trim(),
+    );
+  }
+  if (input.scope !== 'AI_ONLY') {
+    lines.push('', 'Sources:');
+    if (input.passages.length === 0) lines.push('(no sources were found for this question)');
+    input.passages.forEach((passage, index) => lines.push('', formatSource(passage, index)));
+  }
+  return lines.join('\n');
+}
+
+export function buildMessages(input: PromptInput): ModelMessage[] {
+  const messages: ModelMessage[] = input.history.map((turn) =>
+    turn.sender === 'USER'
+      ? { role: 'user' as const, content: turn.text.slice(0, HISTORY_TURN_MAX_CHARS) }
+      : { role: 'assistant' as const, content: stripCitations(turn.text).slice(0, HISTORY_TURN_MAX_CHARS) },
+  );
+  messages.push({ role: 'user', content: input.question });
+  return messages;
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "document_chunks" ADD COLUMN "prefix_positions" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,148 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Rating } from '../../common/api/feedback';
+import {
+  allReferencesSummarySchema,
+  debugLogsSchema,
+  messageExtraDataSchema,
+  referenceSchema,
+  ReferenceSource,
+  skillRetrievedSchema,
+  type ChatMessage,
+  type DebugLogs,
+  type MessageFile,
+  type Reference,
+  type TopicAccess,
+} from '../../common/api/messages';
+import { documents, type Bot, type Message, type Topic, type User } from '../db/schema';
+import type { DbOrTx } from '../db/store';
+import type { Principal } from '../search';
+import { memberNameOf } from './member';
+import { displayNameOf } from './user';
+
+/** Who reads references now: their org and their principals (server/search principalsFor; ['public'] for anyone). */
+export type ReferenceReader = { orgId: string; principals: readonly Principal[] };
+
+/** Something that names an indexed document: a reference, or a retrieved document of the debug logs. */
+type DocumentMention = { id: string; source: string };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Web results are pages of the open web, not documents of the org: whoever sees the answer may see them. */
+const isWebResult = (mention: DocumentMention) => mention.source === ReferenceSource.web;
+
+/**
+ * Whether the reader may read each mentioned document now. References were checked against the asker's access
+ * when the answer was made; a colleague reading a shared topic, or the asker after an ACL change, may no longer
+ * read some of them. Fails closed: a document that is gone, of another org, or not named by a document id is not
+ * readable.
+ */
+export async function readableDocuments(
+  db: DbOrTx,
+  reader: ReferenceReader,
+  mentions: readonly DocumentMention[],
+): Promise<(mention: DocumentMention) => boolean> {
+  const ids = [...new Set(mentions.filter((m) => !isWebResult(m) && UUID.test(m.id)).map((m) => m.id))];
+  const readable = new Set<string>();
+  if (ids.length > 0 && reader.principals.length > 0) {
+    const rows = await db
+      .select({ id: documents.id })
+      .from(documents)
+      .where(
+        and(
+          eq(documents.orgId, reader.orgId),
+          inArray(documents.id, ids),
+          sql`${documents.acl} && ${sql.param([...reader.principals])}::text[]`,
+        ),
+      );
+    for (const row of rows) readable.add(row.id);
+  }
+  return (mention) => isWebResult(mention) || readable.has(mention.id);
+}
+
+/** The references the reader may still read, in their order (so an answer's [n] still finds the n-th it keeps). */
+export async function filterReadableReferences<R extends DocumentMention>(
+  db: DbOrTx,
+  reader: ReferenceReader,
+  refs: readonly R[],
+): Promise<R[]> {
+  const isReadable = await readableDocuments(db, reader, refs);
+  return refs.filter(isReadable);
+}
+
+/** Stored references in the API's shape; a malformed entry is dropped rather than failing the whole answer. */
+export function storedReferences(row: Pick<Message, 'references'>): Reference[] {
+  return row.references.flatMap((stored) => {
+    const parsed = referenceSchema.safeParse(stored);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+export function storedDebugLogs(row: Pick<Message, 'debugLogs'>): DebugLogs | null {
+  const parsed = debugLogsSchema.safeParse(row.debugLogs);
+  return parsed.success ? parsed.data : null;
+}
+
+/** What a message is shown with besides its row, loaded for a whole page of messages at once. */
+export type MessageParts = {
+  topic: Pick<Topic, 'id' | 'topicTitle' | 'createdAt'>;
+  access: TopicAccess;
+  author: User | null;
+  bot: Pick<Bot, 'id' | 'botName' | 'icon'> | null;
+  files: MessageFile[];
+  /** The reader's own feedback on this answer. */
+  rating: Rating | null;
+  isReadable: (mention: DocumentMention) => boolean;
+  /** Read through a public link: no emails, debug logs, files or feedback. */
+  publicView: boolean;
+};
+
+/** A message row as the topic page, the chat history and the public page show it (common/api/messages.ts). */
+export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
+  const { publicView } = parts;
+  const extra = messageExtraDataSchema.safeParse(row.extraData);
+  // feedback is per reader: never another member's rating stored on the row
+  const { messageFeedback: _stored, ...extraData } = extra.success ? extra.data : {};
+  const debugLogs = publicView ? null : storedDebugLogs(row);
+  const summary = allReferencesSummarySchema.safeParse(row.allReferencesSummary);
+  const skills = skillRetrievedSchema.array().safeParse(row.skillRetrieved);
+  const author = row.sender === 'USER' ? parts.author : null;
+  return {
+    row_id: row.rowId,
+    message_id: row.id,
+    conversation_id: row.topicId,
+    conversation_timestamp: parts.topic.createdAt.toISOString(),
+    topic_title: parts.topic.topicTitle,
+    topicAccess: parts.access,
+    sender: row.sender,
+    messageText: row.messageText,
+    messageEncoding: 'PLAIN_TEXT',
+    messageType: row.messageType ?? null,
+    tsSentAt: (row.tsSentAt ?? row.createdAt).toISOString(),
+    author: author
+      ? {
+          email: publicView ? null : author.email,
+          display_name: publicView ? memberNameOf(author) : displayNameOf(author),
+          icon: author.photoUrl ?? null,
+        }
+      : null,
+    bot_id: parts.bot?.id ?? row.botId ?? null,
+    bot_name: parts.bot?.botName ?? null,
+    bot_icon: parts.bot?.icon ?? null,
+    reply_to_id: row.replyToId ?? null,
+    references: storedReferences(row).filter(parts.isReadable),
+    allReferencesSummary: summary.success ? summary.data : null,
+    relatedSearches: row.relatedSearches.filter((entry): entry is string => typeof entry === 'string'),
+    debugLogs: debugLogs && { ...debugLogs, doc_data: debugLogs.doc_data.filter(parts.isReadable) },
+    files: publicView ? [] : parts.files,
+    extraData: {
+      ...extraData,
+      ...(parts.rating !== null && !publicView ? { messageFeedback: { rating: parts.rating } } : {}),
+    },
+    skillRetrieved: skills.success ? skills.data : null,
+    deepresearch: row.deepresearch,
+    status: row.status,
+    isQueryAccepted: row.isQueryAccepted ?? null,
+    isPreFinalGeneration: row.status === 'PENDING' && row.messageText.length > 0,
+    progressBar: row.progressBar === null ? null : Math.min(100, Math.max(0, Math.round(row.progressBar))),
+  };
+}

@@ -1,0 +1,744 @@
+/**
+ * Search over an org's chunks (DESIGN §4): ACL, org and filters inside every query, BM25 ranking from either
+ * engine (engines.ts) scored by one function (ranking.ts), one hit per document with its matching chunks, and
+ * facet counts under the same conditions. Everything a `_search` call needs, in one read transaction.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Store, Tx } from '../db/store';
+import { ensureSearchIndexes, lexemeTsquery, proposeCandidates, type SearchEngine } from './engines';
+import {
+  averageLength,
+  expandQuery,
+  FEEDBACK_DOCS,
+  feedbackVocabulary,
+  idf,
+  rankDocuments,
+  type CandidateChunk,
+  type CollectionStats,
+  type QueryTerm,
+  type RankedDocument,
+} from './ranking';
+import {
+  chooseSnippet,
+  HIGHLIGHT_START,
+  HIGHLIGHT_STOP,
+  likelyLexemes,
+  readHighlights,
+  SNIPPET_CHARS,
+  wordsOf,
+  type Snippet,
+  type Span,
+} from './snippets';
+
+export const SEARCH_SORTS = [
+  'relevance',
+  'modified_newest',
+  'modified_oldest',
+  'created_newest',
+  'created_oldest',
+] as const;
+export type SearchSort = (typeof SEARCH_SORTS)[number];
+
+/** Conditions on documents; an absent or empty list does not restrict. */
+export interface SearchFilters {
+  sources?: readonly string[];
+  connectionIds?: readonly string[];
+  documentIds?: readonly string[];
+  /** The "person" filter: authors' emails. */
+  authorEmails?: readonly string[];
+  fileTypes?: readonly string[];
+  objectTypes?: readonly string[];
+  /** Inclusive lower bound on the modified time (the spec's day/week/month/year ranges). */
+  modifiedAfter?: Date | null;
+  /** Exclusive upper bound on the modified time. */
+  modifiedBefore?: Date | null;
+}
+
+export interface SearchRequest {
+  orgId: string;
+  /** The viewer's principals (`principalsFor`); none means nothing is readable. */
+  principals: readonly string[];
+  q: string;
+  filters?: SearchFilters;
+  /** Documents per page (default 10, at most MAX_LIMIT). */
+  limit?: number;
+  offset?: number;
+  /** Default relevance; relevance with an empty query lists the newest documents. */
+  sort?: SearchSort;
+  /** Default: pg_textsearch where the store has it, else SQL. Tests and benchmarks force one. */
+  engine?: SearchEngine;
+  /** Pseudo-relevance feedback on relevance-sorted queries (default on). */
+  feedback?: boolean;
+  /** Count matching documents for `total` (default on; capped at TOTAL_CAP). */
+  count?: boolean;
+  /** Compute snippets and highlights (default on). */
+  snippets?: boolean;
+  /** The clock for the recency prior (tests). */
+  now?: Date;
+}
+
+export interface SearchHitChunk {
+  chunkId: string;
+  score: number;
+  start: number;
+  end: number;
+  sectionPath: string | null;
+}
+
+export interface SearchHit {
+  documentId: string;
+  /** The best chunk: the one the snippet comes from. */
+  chunkId: string;
+  score: number;
+  title: string;
+  url: string | null;
+  source: string;
+  connectionId: string | null;
+  externalId: string;
+  objectType: string | null;
+  fileType: string | null;
+  author: string | null;
+  authorEmail: string | null;
+  createdTime: Date | null;
+  modifiedTime: Date | null;
+  sectionPath: string | null;
+  snippet: string;
+  /** The snippet's place in the document body (UTF-16 offsets: `body.slice(start, end) === snippet`). */
+  offsets: Span;
+  /** Query words inside the snippet, as body offsets. */
+  highlights: Span[];
+  /** Every matching chunk of the document, best first (the first is `chunkId`). */
+  chunks: SearchHitChunk[];
+  /** Query words the document does not contain. */
+  missingTerms: string[];
+}
+
+export interface SearchResults {
+  hits: SearchHit[];
+  /** Matching readable documents (at most TOTAL_CAP; -1 when not counted). */
+  total: number;
+  totalExact: boolean;
+  hasMore: boolean;
+  engine: SearchEngine;
+  /** The query's lexemes (English stems, stop words removed). */
+  terms: string[];
+}
+
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 1000;
+export const MAX_OFFSET = 10_000;
+export const TOTAL_CAP = 10_000;
+/** Candidate chunks per result wanted, so one document's chunks cannot starve the page (min 100). */
+const POOL_PER_RESULT = 5;
+const MIN_POOL = 200;
+const MAX_POOL = 20_000;
+
+type Row = Record<string, unknown>;
+
+const toDate = (value: unknown): Date | null => (value == null ? null : new Date(value as string | Date));
+const toText = (value: unknown): string | null => (value == null ? null : String(value));
+const clamp = (value: number, min: number, max: number) => Math.min(Math.max(Math.floor(value), min), max);
+
+/**
+ * Runs `work` in one read transaction (one snapshot for counts, ranking and hits). On a server without JIT (it
+ * cost ~300 ms a query, DESIGN §3). Random reads priced as what they are on an in-memory PGlite or an SSD: at
+ * the default 4.0 the planner filtered every readable chunk's tsvector (de-TOASTing each) rather than use the
+ * GIN index, 86 ms instead of 19 ms for a one-word count on 27k chunks, measured.
+ */
+async function readTransaction<T>(store: Store, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return store.db.transaction(async (tx) => {
+    if (store.kind === 'server') await tx.execute(sql`SET LOCAL jit = off`);
+    await tx.execute(sql`SET LOCAL random_page_cost = 1.1`);
+    return work(tx);
+  });
+}
+
+async function chooseEngine(store: Store, wanted: SearchEngine | undefined): Promise<SearchEngine> {
+  const bm25 = await ensureSearchIndexes(store);
+  if (wanted === 'pg_textsearch' && !bm25)
+    throw new Error('the pg_textsearch engine is not available on this store');
+  return wanted ?? (bm25 ? 'pg_textsearch' : 'sql');
+}
+
+/** Org, ACL and filters as conditions on `c` (document_chunks). The ACL test uses the GIN index on `acl`. */
+function chunkConditions(request: Pick<SearchRequest, 'orgId' | 'principals' | 'filters'>): SQL {
+  const f = request.filters ?? {};
+  const list = (values: readonly string[] | undefined) => (values && values.length > 0 ? [...values] : null);
+  const parts: SQL[] = [
+    sql`c.org_id = ${request.orgId}::uuid`,
+    sql`c.acl && ${sql.param([...request.principals])}::text[]`,
+  ];
+  const sources = list(f.sources);
+  if (sources) parts.push(sql`c.source = ANY(${sql.param(sources)}::text[])`);
+  const objectTypes = list(f.objectTypes);
+  if (objectTypes) parts.push(sql`c.object_type = ANY(${sql.param(objectTypes)}::text[])`);
+  const fileTypes = list(f.fileTypes);
+  if (fileTypes) parts.push(sql`c.file_type = ANY(${sql.param(fileTypes)}::text[])`);
+  const authors = list(f.authorEmails?.map((email) => email.trim().toLowerCase()));
+  if (authors) parts.push(sql`c.author_email = ANY(${sql.param(authors)}::text[])`);
+  if (f.modifiedAfter) parts.push(sql`c.modified_time >= ${f.modifiedAfter.toISOString()}::timestamptz`);
+  if (f.modifiedBefore) parts.push(sql`c.modified_time < ${f.modifiedBefore.toISOString()}::timestamptz`);
+  const documentIds = list(f.documentIds);
+  if (documentIds) parts.push(sql`c.document_id = ANY(${sql.param(documentIds)}::uuid[])`);
+  const connectionIds = list(f.connectionIds);
+  if (connectionIds) {
+    parts.push(sql`c.document_id IN (SELECT d.id FROM documents d
+      WHERE d.org_id = ${request.orgId}::uuid AND d.connection_id = ANY(${sql.param(connectionIds)}::uuid[]))`);
+  }
+  return sql.join(parts, sql` AND `);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query analysis and statistics
+// ---------------------------------------------------------------------------------------------
+
+interface AnalysedQuery {
+  /** Lexemes with their count in the query, in order of first appearance. */
+  terms: { lexeme: string; count: number }[];
+  /** The query's words (lower-cased, de-duplicated, in order). */
+  words: string[];
+}
+
+async function analyseQuery(tx: Tx, q: string): Promise<AnalysedQuery> {
+  const result = await tx.execute(sql`
+    SELECT lexeme, cardinality(positions) AS count, positions[1] AS first
+    FROM unnest(to_tsvector('english', ${q}::text))
+    ORDER BY first, lexeme`);
+  const words = [...new Set(wordsOf(q).map((word) => word.word.toLowerCase()))];
+  return {
+    terms: result.rows.map((row) => ({ lexeme: String(row.lexeme), count: Number(row.count) })),
+    words,
+  };
+}
+
+/**
+ * Replaces each snippet's guessed highlights by PostgreSQL's: ts_headline runs the index's parser and stemmer
+ * over the snippet text and marks every token that matches the query.
+ */
+async function highlightExactly(
+  tx: Tx,
+  snippets: Map<string, Snippet>,
+  lexemes: readonly string[],
+): Promise<void> {
+  const entries = [...snippets.values()].filter((snippet) => snippet.text.length > 0);
+  if (entries.length === 0) return;
+  const result = await tx.execute(sql`
+    SELECT t.ord, ts_headline('english', t.text, ${lexemeTsquery(lexemes, '|')}::tsquery,
+      ${`HighlightAll=true, StartSel=${HIGHLIGHT_START}, StopSel=${HIGHLIGHT_STOP}`}) AS marked
+    FROM unnest(${sql.param(entries.map((snippet) => snippet.text))}::text[]) WITH ORDINALITY AS t(text, ord)`);
+  for (const row of result.rows) {
+    const snippet = entries[Number(row.ord) - 1]!;
+    const spans = readHighlights(snippet.text, String(row.marked ?? ''));
+    snippet.highlights = (spans ?? []).map((span) => ({
+      start: snippet.start + span.start,
+      end: snippet.start + span.end,
+    }));
+  }
+}
+
+/** English lexemes of each word, as the index saw them (the same parser and stemmer). */
+async function lexemesOfWords(tx: Tx, words: readonly string[]): Promise<Map<string, string[]>> {
+  if (words.length === 0) return new Map();
+  const result = await tx.execute(sql`
+    SELECT w AS word, tsvector_to_array(to_tsvector('english', w)) AS lexemes
+    FROM unnest(${sql.param([...words])}::text[]) AS w`);
+  return new Map(result.rows.map((row) => [String(row.word), (row.lexemes as string[] | null) ?? []]));
+}
+
+async function loadStats(tx: Tx, orgId: string): Promise<CollectionStats> {
+  const result = await tx.execute(sql`
+    SELECT chunk_count::float8 AS chunk_count, total_length::float8 AS total_length
+    FROM search_stats WHERE org_id = ${orgId}::uuid`);
+  const row = result.rows[0];
+  return { chunkCount: Number(row?.chunk_count ?? 0), totalLength: Number(row?.total_length ?? 0) };
+}
+
+async function loadDocFreqs(tx: Tx, orgId: string, lexemes: readonly string[]): Promise<Map<string, number>> {
+  if (lexemes.length === 0) return new Map();
+  const result = await tx.execute(sql`
+    SELECT lexeme, doc_freq FROM search_term_stats
+    WHERE org_id = ${orgId}::uuid AND lexeme = ANY(${sql.param([...lexemes])}::text[])`);
+  return new Map(result.rows.map((row) => [String(row.lexeme), Number(row.doc_freq)]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Candidates
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Parses PostgreSQL's text form of a tsvector (`'lexeme':1A,5 'other':3`) into lexeme → positions. In that form
+ * a quote inside a lexeme is doubled and a backslash escaped; weights follow positions as a letter.
+ */
+export function parseTsvector(text: string): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] !== "'") {
+      i++;
+      continue;
+    }
+    i++;
+    let lexeme = '';
+    while (i < text.length) {
+      const ch = text[i]!;
+      if (ch === '\\') {
+        lexeme += text[i + 1] ?? '';
+        i += 2;
+      } else if (ch === "'" && text[i + 1] === "'") {
+        lexeme += "'";
+        i += 2;
+      } else if (ch === "'") {
+        i++;
+        break;
+      } else {
+        lexeme += ch;
+        i++;
+      }
+    }
+    const positions: number[] = [];
+    if (text[i] === ':') {
+      i++;
+      for (;;) {
+        let digits = '';
+        while (i < text.length && text[i]! >= '0' && text[i]! <= '9') digits += text[i++];
+        if (digits) positions.push(Number(digits));
+        while (i < text.length && /[A-D]/.test(text[i]!)) i++;
+        if (text[i] !== ',') break;
+        i++;
+      }
+    }
+    out.set(lexeme, positions);
+  }
+  return out;
+}
+
+/** Term frequencies of `lexemes` and title matches for these chunks, re-checked against `where`. */
+async function loadCandidates(
+  tx: Tx,
+  where: SQL,
+  chunkIds: readonly string[],
+  lexemes: readonly string[],
+): Promise<CandidateChunk[]> {
+  if (chunkIds.length === 0) return [];
+  // setweight + ts_filter keep only the wanted lexemes of each tsvector; its text form is the cheapest to ship
+  const result = await tx.execute(sql`
+    SELECT c.id, c.document_id, c.search_length, c.prefix_positions, c.modified_time,
+      ts_filter(setweight(c.search, 'A', ${sql.param([...lexemes])}::text[]), '{a}')::text AS hits
+    FROM document_chunks c
+    WHERE ${where} AND c.id = ANY(${sql.param([...chunkIds])}::uuid[])`);
+  return result.rows.map((row) => {
+    const prefixPositions = Number(row.prefix_positions);
+    const termFreqs: Record<string, number> = {};
+    const titleTerms: string[] = [];
+    for (const [lexeme, positions] of parseTsvector(String(row.hits ?? ''))) {
+      termFreqs[lexeme] = positions.length;
+      if (positions[0] !== undefined && positions[0] <= prefixPositions) titleTerms.push(lexeme);
+    }
+    return {
+      chunkId: String(row.id),
+      documentId: String(row.document_id),
+      length: Number(row.search_length),
+      termFreqs,
+      titleTerms,
+      modifiedTime: toDate(row.modified_time),
+    };
+  });
+}
+
+/** RM3 over the best passages of the top documents; returns the re-ranked pool. */
+async function withFeedback(
+  tx: Tx,
+  orgId: string,
+  where: SQL,
+  pool: readonly string[],
+  ranked: RankedDocument[],
+  terms: QueryTerm[],
+  stats: CollectionStats,
+  now: Date,
+): Promise<{ ranked: RankedDocument[]; candidates: CandidateChunk[] } | null> {
+  const top = ranked.slice(0, FEEDBACK_DOCS);
+  const scoreOf = new Map(top.map((doc) => [doc.chunks[0]!.chunkId, doc.score]));
+  const result = await tx.execute(sql`
+    SELECT c.id, c.search_length, c.search::text AS vector
+    FROM document_chunks c
+    WHERE ${where} AND c.id = ANY(${sql.param([...scoreOf.keys()])}::uuid[])`);
+  const passages = result.rows.map((row) => ({
+    score: scoreOf.get(String(row.id)) ?? 0,
+    length: Number(row.search_length),
+    termFreqs: Object.fromEntries(
+      [...parseTsvector(String(row.vector ?? ''))].map(([lexeme, positions]) => [lexeme, positions.length]),
+    ),
+  }));
+  // only the model's strongest terms can be chosen: their document frequencies are all that is needed
+  const docFreqs = await loadDocFreqs(tx, orgId, feedbackVocabulary(passages));
+  const expanded = expandQuery(terms, passages, (lexeme) => docFreqs.get(lexeme) ?? 0, stats);
+  if (expanded.length === terms.length) return null;
+  const candidates = await loadCandidates(
+    tx,
+    where,
+    pool,
+    expanded.map((term) => term.lexeme),
+  );
+  return { ranked: rankDocuments(candidates, expanded, stats, now), candidates };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hits
+// ---------------------------------------------------------------------------------------------
+
+interface PageEntry {
+  documentId: string;
+  score: number;
+  chunks: { chunkId: string; score: number }[];
+}
+
+async function presentHits(
+  tx: Tx,
+  orgId: string,
+  page: readonly PageEntry[],
+  options: {
+    /** Per chunk, the query lexemes it holds (for missing terms). */
+    termsOf?: Map<string, Record<string, number>>;
+    lexemes: readonly string[];
+    words: readonly string[];
+    snippets: boolean;
+  },
+): Promise<SearchHit[]> {
+  if (page.length === 0) return [];
+  const best = page.map((entry) => entry.chunks[0]!.chunkId);
+  const all = page.flatMap((entry) => entry.chunks.map((chunk) => chunk.chunkId));
+  const result = await tx.execute(sql`
+    SELECT c.id AS chunk_id, c.start_offset, c.end_offset, c.section_path,
+      CASE WHEN c.id = ANY(${sql.param(best)}::uuid[]) THEN c.body END AS text,
+      d.id, d.title, d.url, d.source, d.connection_id, d.external_id, d.object_type, d.file_type, d.author,
+      d.author_email, d.created_time, d.modified_time
+    FROM document_chunks c JOIN documents d ON d.id = c.document_id
+    WHERE c.org_id = ${orgId}::uuid AND d.org_id = ${orgId}::uuid AND c.id = ANY(${sql.param(all)}::uuid[])`);
+  const rows = new Map<string, Row>(result.rows.map((row) => [String(row.chunk_id), row]));
+
+  const passages = new Map<string, { passage: string; start: number }>();
+  for (const chunkId of best) {
+    const row = rows.get(chunkId);
+    if (!row) continue;
+    const start = Number(row.start_offset ?? 0);
+    const length = Number(row.end_offset ?? 0) - start;
+    const text = String(row.text ?? '');
+    // the indexed text ends with the exact body slice (chunking.ts): no need to read the document body
+    passages.set(chunkId, { passage: length > 0 ? text.slice(text.length - length) : '', start });
+  }
+  const wanted = new Set(options.lexemes);
+  const wordLexemes = await lexemesOfWords(tx, options.words);
+  const snippets = new Map<string, Snippet>();
+  for (const [chunkId, { passage }] of passages) {
+    snippets.set(
+      chunkId,
+      options.snippets
+        ? chooseSnippet(passage, (word) => likelyLexemes(word, wanted))
+        : {
+            text: passage.slice(0, SNIPPET_CHARS),
+            start: 0,
+            end: Math.min(passage.length, SNIPPET_CHARS),
+            highlights: [],
+          },
+    );
+  }
+  if (options.snippets && wanted.size > 0) await highlightExactly(tx, snippets, options.lexemes);
+
+  const hits: SearchHit[] = [];
+  for (const entry of page) {
+    const bestId = entry.chunks[0]!.chunkId;
+    const row = rows.get(bestId);
+    const passage = passages.get(bestId);
+    const snippet = snippets.get(bestId);
+    if (!row || !passage || !snippet) continue;
+    const held = new Set<string>();
+    for (const chunk of entry.chunks) {
+      for (const [lexeme, tf] of Object.entries(options.termsOf?.get(chunk.chunkId) ?? {}))
+        if (tf > 0) held.add(lexeme);
+    }
+    hits.push({
+      documentId: String(row.id),
+      chunkId: bestId,
+      score: entry.score,
+      title: String(row.title ?? ''),
+      url: toText(row.url),
+      source: String(row.source),
+      connectionId: toText(row.connection_id),
+      externalId: String(row.external_id),
+      objectType: toText(row.object_type),
+      fileType: toText(row.file_type),
+      author: toText(row.author),
+      authorEmail: toText(row.author_email),
+      createdTime: toDate(row.created_time),
+      modifiedTime: toDate(row.modified_time),
+      sectionPath: toText(row.section_path),
+      snippet: snippet.text,
+      offsets: { start: passage.start + snippet.start, end: passage.start + snippet.end },
+      highlights: snippet.highlights.map((span) => ({
+        start: passage.start + span.start,
+        end: passage.start + span.end,
+      })),
+      chunks: entry.chunks.map((chunk) => {
+        const chunkRow = rows.get(chunk.chunkId);
+        return {
+          chunkId: chunk.chunkId,
+          score: chunk.score,
+          start: Number(chunkRow?.start_offset ?? 0),
+          end: Number(chunkRow?.end_offset ?? 0),
+          sectionPath: toText(chunkRow?.section_path),
+        };
+      }),
+      missingTerms: options.termsOf
+        ? options.words.filter((word) => {
+            const lexemes = (wordLexemes.get(word) ?? []).filter((lexeme) => wanted.has(lexeme));
+            return lexemes.length > 0 && !lexemes.some((lexeme) => held.has(lexeme));
+          })
+        : [],
+    });
+  }
+  return hits;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Counting and listing documents
+// ---------------------------------------------------------------------------------------------
+
+async function countDocuments(tx: Tx, where: SQL): Promise<{ total: number; exact: boolean }> {
+  const result = await tx.execute(sql`
+    SELECT count(*)::int AS n FROM (
+      SELECT DISTINCT c.document_id FROM document_chunks c WHERE ${where} LIMIT ${TOTAL_CAP + 1}
+    ) AS matching`);
+  const n = Number(result.rows[0]?.n ?? 0);
+  return { total: Math.min(n, TOTAL_CAP), exact: n <= TOTAL_CAP };
+}
+
+const ORDER_BY: Record<Exclude<SearchSort, 'relevance'>, SQL> = {
+  modified_newest: sql`d.modified_time DESC NULLS LAST, d.id`,
+  modified_oldest: sql`d.modified_time ASC NULLS LAST, d.id`,
+  created_newest: sql`d.created_time DESC NULLS LAST, d.id`,
+  created_oldest: sql`d.created_time ASC NULLS LAST, d.id`,
+};
+
+/** A page of matching documents in date order (no ranking involved). */
+async function listDocuments(
+  tx: Tx,
+  orgId: string,
+  where: SQL,
+  sort: Exclude<SearchSort, 'relevance'>,
+  offset: number,
+  limit: number,
+): Promise<string[]> {
+  const result = await tx.execute(sql`
+    SELECT d.id FROM documents d
+    WHERE d.org_id = ${orgId}::uuid
+      AND EXISTS (SELECT 1 FROM document_chunks c WHERE c.document_id = d.id AND ${where})
+    ORDER BY ${ORDER_BY[sort]}
+    LIMIT ${limit} OFFSET ${offset}`);
+  return result.rows.map((row) => String(row.id));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The entry points
+// ---------------------------------------------------------------------------------------------
+
+export async function searchChunks(store: Store, request: SearchRequest): Promise<SearchResults> {
+  const engine = await chooseEngine(store, request.engine);
+  const limit = clamp(request.limit ?? DEFAULT_LIMIT, 1, MAX_LIMIT);
+  const offset = clamp(request.offset ?? 0, 0, MAX_OFFSET);
+  const now = request.now ?? new Date();
+  const snippets = request.snippets !== false;
+  const empty: SearchResults = { hits: [], total: 0, totalExact: true, hasMore: false, engine, terms: [] };
+  if (request.principals.length === 0) return empty;
+
+  return readTransaction(store, async (tx) => {
+    const { orgId } = request;
+    const where = chunkConditions(request);
+    const analysed = await analyseQuery(tx, request.q);
+    const lexemes = analysed.terms.map((term) => term.lexeme);
+    const blank = request.q.trim() === '';
+    // a query of stop words only ("to be or not") matches nothing
+    if (!blank && lexemes.length === 0) return empty;
+
+    const matching = blank ? where : sql`${where} AND c.search @@ ${lexemeTsquery(lexemes, '|')}::tsquery`;
+    const counted = request.count === false ? null : await countDocuments(tx, matching);
+    const sort: SearchSort = request.sort ?? 'relevance';
+    const finish = (hits: SearchHit[], more: boolean): SearchResults => ({
+      hits,
+      total: counted?.total ?? -1,
+      totalExact: counted?.exact ?? false,
+      hasMore: counted
+        ? offset + hits.length < counted.total || (!counted.exact && hits.length === limit)
+        : more,
+      engine,
+      terms: lexemes,
+    });
+
+    if (blank || sort !== 'relevance') {
+      const order = sort === 'relevance' ? 'modified_newest' : sort;
+      const ids = await listDocuments(tx, orgId, matching, order, offset, limit + 1);
+      const pageIds = ids.slice(0, limit);
+      let page: PageEntry[];
+      let termsOf: Map<string, Record<string, number>> | undefined;
+      if (blank) {
+        const first = await tx.execute(sql`
+          SELECT c.id, c.document_id FROM document_chunks c
+          WHERE ${where} AND c.ord = 0 AND c.document_id = ANY(${sql.param(pageIds)}::uuid[])`);
+        const chunkOf = new Map(first.rows.map((row) => [String(row.document_id), String(row.id)]));
+        page = pageIds.map((id) => ({
+          documentId: id,
+          score: 0,
+          chunks: [{ chunkId: chunkOf.get(id)!, score: 0 }],
+        }));
+      } else {
+        // the snippet comes from each document's best matching chunk
+        const stats = await loadStats(tx, orgId);
+        const docFreqs = await loadDocFreqs(tx, orgId, lexemes);
+        const terms = analysed.terms.map((term) => ({
+          lexeme: term.lexeme,
+          weight: term.count,
+          idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
+          original: true,
+        }));
+        const chunkRows = await tx.execute(sql`
+          SELECT c.id FROM document_chunks c
+          WHERE ${matching} AND c.document_id = ANY(${sql.param(pageIds)}::uuid[])`);
+        const candidates = await loadCandidates(
+          tx,
+          where,
+          chunkRows.rows.map((row) => String(row.id)),
+          lexemes,
+        );
+        termsOf = new Map(candidates.map((candidate) => [candidate.chunkId, candidate.termFreqs]));
+        const ranked = new Map(
+          rankDocuments(candidates, terms, stats, now).map((doc) => [doc.documentId, doc]),
+        );
+        page = pageIds.flatMap((id) => {
+          const doc = ranked.get(id);
+          return doc ? [doc] : [];
+        });
+      }
+      const hits = await presentHits(
+        tx,
+        orgId,
+        page.filter((entry) => entry.chunks[0]?.chunkId),
+        {
+          termsOf,
+          lexemes,
+          words: analysed.words,
+          snippets,
+        },
+      );
+      return finish(hits, ids.length > limit);
+    }
+
+    const stats = await loadStats(tx, orgId);
+    const docFreqs = await loadDocFreqs(tx, orgId, lexemes);
+    const terms: QueryTerm[] = analysed.terms.map((term) => ({
+      lexeme: term.lexeme,
+      weight: term.count,
+      idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
+      original: true,
+    }));
+    let depth = clamp(POOL_PER_RESULT * (offset + limit), MIN_POOL, MAX_POOL);
+    let pool: string[];
+    let exhausted: boolean;
+    let candidates: CandidateChunk[];
+    let ranked: RankedDocument[];
+    for (;;) {
+      const proposal = await proposeCandidates(tx, engine, {
+        q: request.q,
+        terms: terms.map((term) => ({ lexeme: term.lexeme, weight: term.weight * term.idf })),
+        where,
+        avgLength: averageLength(stats),
+        depth,
+      });
+      pool = proposal.chunkIds;
+      exhausted = proposal.exhausted;
+      candidates = await loadCandidates(tx, where, pool, lexemes);
+      ranked = rankDocuments(candidates, terms, stats, now);
+      if (ranked.length >= offset + limit || exhausted || depth >= MAX_POOL) break;
+      depth = Math.min(depth * 4, MAX_POOL);
+    }
+    // a document's score is its best chunk's: make sure the leading documents have all their matching chunks
+    // scored, not only those that made the pool, so their scores do not depend on where the pool was cut
+    const leading = ranked
+      .slice(0, Math.max(2 * (offset + limit), FEEDBACK_DOCS))
+      .map((doc) => doc.documentId);
+    const missing = await tx.execute(sql`
+      SELECT c.id FROM document_chunks c
+      WHERE ${matching} AND c.document_id = ANY(${sql.param(leading)}::uuid[])
+        AND NOT (c.id = ANY(${sql.param(pool)}::uuid[]))`);
+    if (missing.rows.length > 0) {
+      const extra = missing.rows.map((row) => String(row.id));
+      candidates = [...candidates, ...(await loadCandidates(tx, where, extra, lexemes))];
+      pool = [...pool, ...extra];
+      ranked = rankDocuments(candidates, terms, stats, now);
+    }
+    if (request.feedback !== false && ranked.length > 1) {
+      const rescored = await withFeedback(tx, orgId, where, pool, ranked, terms, stats, now);
+      if (rescored) ranked = rescored.ranked;
+    }
+    const hits = await presentHits(tx, orgId, ranked.slice(offset, offset + limit), {
+      termsOf: new Map(candidates.map((candidate) => [candidate.chunkId, candidate.termFreqs])),
+      lexemes,
+      words: analysed.words,
+      snippets,
+    });
+    return finish(hits, ranked.length > offset + limit || !exhausted);
+  });
+}
+
+export type FacetField = 'source' | 'objectType' | 'fileType';
+
+export interface FacetCount {
+  /** Null for documents without a value (e.g. no object type). */
+  value: string | null;
+  count: number;
+}
+
+const FACET_COLUMNS: Record<FacetField, SQL> = {
+  source: sql`c.source`,
+  objectType: sql`c.object_type`,
+  fileType: sql`c.file_type`,
+};
+
+/**
+ * Matching readable documents per value of one field, under the request's ACL and filters (a caller that wants
+ * the counts of every app while one app is selected passes the filters without that one).
+ */
+export async function countBy(
+  store: Store,
+  request: Pick<SearchRequest, 'orgId' | 'principals' | 'q' | 'filters'>,
+  field: FacetField,
+): Promise<FacetCount[]> {
+  if (request.principals.length === 0) return [];
+  return readTransaction(store, async (tx) => {
+    const where = chunkConditions(request);
+    let matching = where;
+    if (request.q.trim() !== '') {
+      const { terms } = await analyseQuery(tx, request.q);
+      if (terms.length === 0) return [];
+      const tsquery = lexemeTsquery(
+        terms.map((term) => term.lexeme),
+        '|',
+      );
+      matching = sql`${where} AND c.search @@ ${tsquery}::tsquery`;
+    }
+    const column = FACET_COLUMNS[field];
+    const result = await tx.execute(sql`
+      SELECT ${column} AS value, count(DISTINCT c.document_id)::int AS count
+      FROM document_chunks c WHERE ${matching}
+      GROUP BY 1 ORDER BY 2 DESC, 1`);
+    return result.rows.map((row) => ({ value: toText(row.value), count: Number(row.count) }));
+  });
+}
+
+export const countBySource = (
+  store: Store,
+  request: Pick<SearchRequest, 'orgId' | 'principals' | 'q' | 'filters'>,
+) => countBy(store, request, 'source');
+
+export const countByObjectType = (
+  store: Store,
+  request: Pick<SearchRequest, 'orgId' | 'principals' | 'q' | 'filters'>,
+) => countBy(store, request, 'objectType');

@@ -1,0 +1,177 @@
+// Reading messages for presentation: everything a page of messages is shown with (authors, bots, files, the
+// reader's feedback, which references they may still read) is loaded in one query per kind.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { messageIdOfResponse, ratingSchema, responseIdOf, type Rating } from '../../common/api/feedback';
+import type { ChatMessage, MessageFile, TopicAccess } from '../../common/api/messages';
+import type { TopicFile } from '../../common/api/topics';
+import type { Viewer } from '../context';
+import {
+  bots,
+  feedback,
+  messageFiles,
+  messages,
+  uploads,
+  users,
+  type Message,
+  type Topic,
+} from '../db/schema';
+import type { DbOrTx } from '../db/store';
+import {
+  presentMessage,
+  readableDocuments,
+  storedDebugLogs,
+  storedReferences,
+  type ReferenceReader,
+} from '../presenters/message';
+import { presentMessageFile, presentTopicFile } from '../presenters/topic';
+import { principalsFor, PUBLIC_PRINCIPAL } from '../search';
+
+/** Who is reading: a signed-in member, or anyone through a public link. */
+export type MessageReader = ReferenceReader & { userId: string | null; publicView: boolean };
+
+export async function memberReader(db: DbOrTx, viewer: Viewer): Promise<MessageReader> {
+  return {
+    orgId: viewer.orgId,
+    principals: await principalsFor(db, viewer.orgId, viewer.email),
+    userId: viewer.userId,
+    publicView: false,
+  };
+}
+
+/** Anyone with the link: only documents readable by anyone stay referenced. */
+export function publicReader(orgId: string): MessageReader {
+  return { orgId, principals: [PUBLIC_PRINCIPAL], userId: null, publicView: true };
+}
+
+/** A topic's messages in order (row_id is monotonic). */
+export function topicMessageRows(db: DbOrTx, orgId: string, topicId: string): Promise<Message[]> {
+  return db
+    .select()
+    .from(messages)
+    .where(and(eq(messages.orgId, orgId), eq(messages.topicId, topicId)))
+    .orderBy(asc(messages.rowId));
+}
+
+const ids = <T>(values: readonly (T | null | undefined)[]) => [
+  ...new Set(values.filter((value): value is T => value !== null && value !== undefined)),
+];
+
+async function filesByMessage(
+  db: DbOrTx,
+  orgId: string,
+  messageIds: string[],
+): Promise<Map<string, MessageFile[]>> {
+  const map = new Map<string, MessageFile[]>();
+  if (messageIds.length === 0) return map;
+  const rows = await db
+    .select({
+      messageId: messageFiles.messageId,
+      id: uploads.id,
+      fileName: uploads.fileName,
+      totalChunks: uploads.totalChunks,
+    })
+    .from(messageFiles)
+    .innerJoin(uploads, eq(uploads.id, messageFiles.uploadId))
+    .where(and(eq(messageFiles.orgId, orgId), inArray(messageFiles.messageId, messageIds)))
+    .orderBy(asc(uploads.createdAt), asc(uploads.id));
+  for (const row of rows) {
+    const list = map.get(row.messageId) ?? [];
+    list.push(presentMessageFile(row));
+    map.set(row.messageId, list);
+  }
+  return map;
+}
+
+async function ratingsOf(
+  db: DbOrTx,
+  reader: MessageReader,
+  messageIds: string[],
+): Promise<Map<string, Rating>> {
+  const map = new Map<string, Rating>();
+  if (!reader.userId || reader.publicView || messageIds.length === 0) return map;
+  const rows = await db
+    .select({ responseId: feedback.responseId, rating: feedback.rating })
+    .from(feedback)
+    .where(
+      and(
+        eq(feedback.orgId, reader.orgId),
+        eq(feedback.userId, reader.userId),
+        inArray(feedback.responseId, messageIds.map(responseIdOf)),
+      ),
+    );
+  for (const row of rows) {
+    const rating = ratingSchema.safeParse(row.rating);
+    if (row.responseId && rating.success) map.set(messageIdOfResponse(row.responseId), rating.data);
+  }
+  return map;
+}
+
+/** The view of each topic the messages belong to. */
+export type TopicView = { topic: Pick<Topic, 'id' | 'topicTitle' | 'createdAt'>; access: TopicAccess };
+
+/** Messages as the reader sees them, in the order given. Every message's topic must be in `topicViews`. */
+export async function presentMessages(
+  db: DbOrTx,
+  reader: MessageReader,
+  rows: readonly Message[],
+  topicViews: ReadonlyMap<string, TopicView>,
+): Promise<ChatMessage[]> {
+  if (rows.length === 0) return [];
+  const messageIds = rows.map((row) => row.id);
+  const authorIds = ids(rows.map((row) => row.authorId));
+  const botIds = ids(rows.map((row) => row.botId));
+  const [authors, botRows, files, ratings, isReadable] = await Promise.all([
+    authorIds.length === 0
+      ? []
+      : db
+          .select()
+          .from(users)
+          .where(and(eq(users.orgId, reader.orgId), inArray(users.id, authorIds))),
+    botIds.length === 0
+      ? []
+      : db
+          .select({ id: bots.id, botName: bots.botName, icon: bots.icon })
+          .from(bots)
+          .where(and(eq(bots.orgId, reader.orgId), inArray(bots.id, botIds))),
+    filesByMessage(db, reader.orgId, messageIds),
+    ratingsOf(db, reader, messageIds),
+    readableDocuments(
+      db,
+      reader,
+      rows.flatMap((row) => [...storedReferences(row), ...(storedDebugLogs(row)?.doc_data ?? [])]),
+    ),
+  ]);
+  const authorById = new Map(authors.map((user) => [user.id, user]));
+  const botById = new Map(botRows.map((bot) => [bot.id, bot]));
+  return rows.map((row) => {
+    const view = topicViews.get(row.topicId);
+    if (!view) throw new Error(`message ${row.id} presented without its topic`);
+    return presentMessage(row, {
+      topic: view.topic,
+      access: view.access,
+      author: (row.authorId && authorById.get(row.authorId)) || null,
+      bot: (row.botId && botById.get(row.botId)) || null,
+      files: files.get(row.id) ?? [],
+      rating: ratings.get(row.id) ?? null,
+      isReadable,
+      publicView: reader.publicView,
+    });
+  });
+}
+
+/** Files attached in each topic, oldest first (the spec's topic file map). */
+export async function filesByTopic(
+  db: DbOrTx,
+  orgId: string,
+  topicIds: readonly string[],
+): Promise<Map<string, TopicFile[]>> {
+  const map = new Map<string, TopicFile[]>(topicIds.map((id) => [id, []]));
+  if (topicIds.length === 0) return map;
+  const rows = await db
+    .select()
+    .from(uploads)
+    .where(and(eq(uploads.orgId, orgId), inArray(uploads.conversationId, [...topicIds])))
+    .orderBy(asc(uploads.createdAt), asc(uploads.id));
+  for (const row of rows) if (row.conversationId) map.get(row.conversationId)?.push(presentTopicFile(row));
+  return map;
+}
