@@ -23,3 +23,10 @@ export const DEMO_URL: string = import.meta.env.VITE_DEMO_URL || '/signup';
 
 /** Local-storage key of the first-run setup dialog's done flag (spec §4.5), per user. */
 export const setupDoneKey = (userId: string) => `scout.setupDone.${userId}`;
+
+/**
+ * The question box's soft length limit (spec asking-questions §9: a counter appears past it, outside AI-only mode,
+ * with a tooltip that Scout works best under it). The spec does not give the value; 2000 characters is ours. The
+ * hard cap is the socket's QUERY_MAX_CHARS.
+ */
+export const QUERY_SOFT_LIMIT_CHARS = 2000;

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import type { LoginTokens } from '../common/api/session';
 import { orgs, type User } from '../server/db/schema';
+import { upsertDocuments, type IndexDocument } from '../server/search';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
 
@@ -23,6 +24,8 @@ export type RunningScout = {
   }): Promise<{ tokens: LoginTokens }>;
   /** Replaces the feature flags of the org that owns `domain` (an org made by sign-up, say). */
   setOrgFlags(domain: string, flags: Record<string, boolean>): Promise<void>;
+  /** Indexes documents for the org that owns `domain` through the search store (what a connector sync writes). */
+  indexDocuments(domain: string, docs: IndexDocument[]): Promise<string[]>;
 };
 
 /**
@@ -46,6 +49,11 @@ export async function startScout(options: { env?: NodeJS.ProcessEnv } = {}): Pro
     async setOrgFlags(domain, flags) {
       const updated = await db.update(orgs).set({ flags }).where(eq(orgs.domain, domain)).returning();
       if (updated.length !== 1) throw new Error(`no org owns ${domain}`);
+    },
+    async indexDocuments(domain, docs) {
+      const [org] = await db.select().from(orgs).where(eq(orgs.domain, domain));
+      if (!org) throw new Error(`no org owns ${domain}`);
+      return (await upsertDocuments(db, org.id, docs)).documentIds;
     },
   };
 }

@@ -218,8 +218,6 @@ describe('signed in (spec §2.2)', () => {
     const screens: Array<[string, string]> = [
       ['/', shell.HOME_HEADING],
       ['/chat', 'Chat'],
-      ['/topic/t1', 'Topic'],
-      ['/topic/t1/m1', 'Topic'],
       ['/workflows', 'Workflows'],
       ['/bots', 'Bots'],
       ['/files', 'Files'],
@@ -233,6 +231,11 @@ describe('signed in (spec §2.2)', () => {
       for (const [path, heading] of screens) {
         await visit(page, path);
         await expectScreen(page, path, heading);
+      }
+      // A topic that cannot be loaded returns to /chat (spec shell-and-account §8).
+      for (const path of ['/topic/t1', '/topic/t1/m1']) {
+        await visit(page, path);
+        await expectScreen(page, '/chat', 'Chat');
       }
     });
   });

@@ -1,15 +1,17 @@
 import { Anchor, Avatar, Box, Divider, Group, Menu, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconLogout, IconSettings, IconUserPlus } from '@tabler/icons-react';
+import { IconLogout, IconSearch, IconSettings, IconUserPlus } from '@tabler/icons-react';
 import { Fragment } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { shell } from '../../common/strings';
 import { useOrg } from '../api/org';
 import { logout, useSignedInUser } from '../auth/session';
+import { searchCopy } from '../strings';
 import { settingsGroups } from './settings-groups';
+import { SidebarTopics } from './SidebarTopics';
 import { InviteMembersDialog } from './invite/InviteMembersDialog';
 
-/** The sidebar (spec §2.8), so far its top and its footer's Settings and Invite; topics and the rest come later. */
+/** The sidebar (spec §2.8), so far its top, My topics, and its footer's Settings and Invite. */
 export function Sidebar() {
   const user = useSignedInUser();
   const org = useOrg();
@@ -28,7 +30,17 @@ export function Sidebar() {
         </Group>
       </Anchor>
 
+      <SidebarTopics />
+
       <Stack gap={4}>
+        <NavLink
+          component={Link}
+          to="/search"
+          label={searchCopy.NAV}
+          leftSection={<IconSearch size={18} />}
+          data-testid="sidebar-search"
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        />
         <Divider mb={4} />
         <Menu position="right-end" width={240} shadow="md" withinPortal>
           <Menu.Target>

@@ -18,6 +18,7 @@ import { MyAiControlsScreen } from '../screens/MyAiControlsScreen';
 import { MySettingsScreen } from '../screens/MySettingsScreen';
 import { NotificationPreferencesScreen } from '../screens/NotificationPreferencesScreen';
 import { PublicTopicScreen } from '../screens/PublicTopicScreen';
+import { SearchScreen } from '../screens/SearchScreen';
 import { SidePanelScreen } from '../screens/SidePanelScreen';
 import { SignupScreen } from '../screens/SignupScreen';
 import { TopicScreen } from '../screens/TopicScreen';
@@ -52,6 +53,7 @@ const publicTopicHandle: RouteHandle = { signedOutElement: <PublicTopicScreen />
 const shellRoutes: RouteObject[] = [
   { index: true, element: <HomeScreen /> },
   { path: 'chat', element: <ChatScreen /> },
+  { path: 'search', element: <SearchScreen /> },
   { path: 'dash-ai', element: <RedirectKeepingQuery to="/chat" /> },
   { path: 'dashchat', element: <RedirectKeepingQuery to="/chat" /> },
   { path: 'topic/:id/:msgId?', element: <TopicScreen />, handle: publicTopicHandle },

@@ -1,5 +1,60 @@
-import { PlaceholderScreen } from '../components/PlaceholderScreen';
+import { VisuallyHidden } from '@mantine/core';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { useChatHistory } from '../chat/api';
+import { chatCopy } from '../strings';
+import { ChatView } from './chat/ChatView';
 
+/** Address parameters of the question page (spec asking-questions §2): a search text, and the omnibox flag. */
+const QUESTION_PARAM = 'q';
+const OMNIBOX_PARAM = 'omnibox';
+
+/** /chat: the member's history across topics, newest at the bottom, older pages as they scroll up. */
 export function ChatScreen() {
-  return <PlaceholderScreen title="Chat" />;
+  const history = useChatHistory();
+  const [params, setParams] = useSearchParams();
+  const messages = useMemo(
+    () => (history.data?.pages ?? []).flatMap((page) => page.history).reverse(),
+    [history.data],
+  );
+  const question = params.get(QUESTION_PARAM);
+  const initialQuestion = useMemo(
+    () =>
+      question?.trim()
+        ? {
+            query: question,
+            onAsked: () =>
+              setParams(
+                (current) => {
+                  const next = new URLSearchParams(current);
+                  next.delete(QUESTION_PARAM);
+                  next.delete(OMNIBOX_PARAM);
+                  return next;
+                },
+                { replace: true },
+              ),
+          }
+        : undefined,
+    [question, setParams],
+  );
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
+  const older = useMemo(
+    () => ({ hasMore: hasNextPage, loading: isFetchingNextPage, load: () => void fetchNextPage() }),
+    [hasNextPage, isFetchingNextPage, fetchNextPage],
+  );
+  return (
+    <>
+      <VisuallyHidden>
+        <h1>{chatCopy.SCREEN_TITLE}</h1>
+      </VisuallyHidden>
+      <ChatView
+        messages={messages}
+        conversationId={null}
+        loading={history.isPending}
+        older={older}
+        showOnboarding
+        initialQuestion={initialQuestion}
+      />
+    </>
+  );
 }

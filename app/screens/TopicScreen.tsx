@@ -1,15 +1,49 @@
-import { Text } from '@mantine/core';
-import { useParams } from 'react-router';
-import { PlaceholderScreen } from '../components/PlaceholderScreen';
+import { VisuallyHidden } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, useParams } from 'react-router';
+import { markTopicRead, refreshTopicLists, useTopic } from '../chat/api';
+import { ChatView } from './chat/ChatView';
 
+/** /topic/{id}/{msgId?}: one topic, oldest message first, optionally focused on one message. */
 export function TopicScreen() {
-  const { id, msgId } = useParams();
+  const { id = '', msgId } = useParams();
+  const topic = useTopic(id);
+  const queryClient = useQueryClient();
+  const loaded = topic.data?.conversation_id;
+
+  // Opening a topic reads it: its unread badge goes.
+  useEffect(() => {
+    if (!loaded) return;
+    markTopicRead(loaded)
+      .then(() => refreshTopicLists(queryClient))
+      .catch((error: unknown) => console.warn('marking the topic read failed', error));
+  }, [loaded, queryClient]);
+
+  // Spec shell-and-account §8: a failed topic load silently returns to /chat.
+  if (topic.isError) return <Navigate to="/chat" replace />;
+  const data = topic.data;
   return (
-    <PlaceholderScreen title="Topic">
-      <Text c="dimmed">
-        {id}
-        {msgId && ` / ${msgId}`}
-      </Text>
-    </PlaceholderScreen>
+    <>
+      <VisuallyHidden>
+        <h1>{data?.topic_title ?? ''}</h1>
+      </VisuallyHidden>
+      <ChatView
+        key={id}
+        messages={data?.messages ?? []}
+        conversationId={id}
+        loading={topic.isPending}
+        showOnboarding={false}
+        focusMessageId={msgId}
+        topic={
+          data && {
+            id: data.conversation_id,
+            title: data.topic_title,
+            isEditable: data.isEditable,
+            isDeletable: data.isDeletable,
+          }
+        }
+      />
+    </>
   );
 }

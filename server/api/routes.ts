@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { appRoutes } from './apps/routes';
 import { authRoutes } from './auth/routes';
 import { oauthRoutes } from './auth/oauth-routes';
 import { healthRoutes } from './health/routes';
@@ -8,6 +9,7 @@ import { llmRoutes } from './llms/routes';
 import { memberRoutes } from './members/routes';
 import { messageRoutes } from './messages/routes';
 import { orgRoutes } from './orgs/routes';
+import { searchRoutes } from './search/routes';
 import { ssoRoutes } from './sso/routes';
 import { topicRoutes } from './topics/routes';
 import { userRoutes } from './users/routes';
@@ -26,4 +28,6 @@ export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(topicRoutes);
   await app.register(messageRoutes);
   await app.register(feedbackRoutes);
+  await app.register(appRoutes);
+  await app.register(searchRoutes);
 };

@@ -1,9 +1,11 @@
 // A first start of the embedded default has nobody to sign in as. The demo workspace gives a person trying Scout a
 // set-up org with colleagues to invite, share with and mention, on the plan with every feature, for a month.
-import { count } from 'drizzle-orm';
-import { orgs, subscriptions, users, type NewUser } from '../db/schema';
+import { count, eq } from 'drizzle-orm';
+import { aclGroupMembers, orgs, subscriptions, users, type NewUser } from '../db/schema';
 import type { Store } from '../db/store';
 import type { Logger } from '../logger';
+import { upsertDocuments } from '../search';
+import { DEMO_DOCUMENTS, DEMO_GROUPS } from './content';
 
 export const DEMO_DOMAIN = 'acme.test';
 export const DEMO_ADMIN_EMAIL = `admin@${DEMO_DOMAIN}`;
@@ -43,6 +45,44 @@ export async function seedDemoWorkspace(store: Store, now = new Date()): Promise
 }
 
 /**
+ * Indexes the demo documents (server/demo/content) into the demo org, with its group memberships, and answers how
+ * many documents were new. Idempotent: times count back from the org's creation, so a second run finds every
+ * document unchanged and writes nothing. Without a demo org it does nothing.
+ */
+export async function seedDemoContent(store: Store): Promise<number> {
+  const [org] = await store.db.select().from(orgs).where(eq(orgs.domain, DEMO_DOMAIN)).limit(1);
+  if (!org) return 0;
+  const memberships = Object.entries(DEMO_GROUPS).flatMap(([groupKey, emails]) =>
+    emails.map((memberEmail) => ({ orgId: org.id, groupKey, memberEmail })),
+  );
+  await store.db.insert(aclGroupMembers).values(memberships).onConflictDoNothing();
+  const base = org.createdAt.getTime();
+  const day = 86_400_000;
+  const people = new Map(
+    DEMO_PEOPLE.map((person) => [person.email, `${person.firstName} ${person.lastName}`]),
+  );
+  const result = await upsertDocuments(
+    store.db,
+    org.id,
+    DEMO_DOCUMENTS.map((doc) => ({
+      source: doc.source,
+      externalId: doc.id,
+      title: doc.title,
+      body: doc.body,
+      url: `https://acme.example/${doc.source}/${doc.id}`,
+      author: people.get(doc.author) ?? doc.author,
+      authorEmail: doc.author,
+      objectType: doc.objectType,
+      fileType: doc.fileType,
+      createdTime: new Date(base - (doc.modifiedDaysAgo + doc.createdDaysAgo) * day),
+      modifiedTime: new Date(base - doc.modifiedDaysAgo * day),
+      acl: doc.acl,
+    })),
+  );
+  return result.inserted;
+}
+
+/**
  * On start: the embedded store gets the demo workspace unless SCOUT_DEMO=0. A server store is someone's production
  * database and never gets demo data.
  */
@@ -58,4 +98,5 @@ export async function seedDemoOnFirstStart(
       `demo workspace created: sign in as ${DEMO_ADMIN_EMAIL}; the code appears in this log (SCOUT_DEMO=0 skips it)`,
     );
   }
+  await seedDemoContent(store);
 }

@@ -1,11 +1,12 @@
 import type { Store } from '../db/store';
 import type { Logger } from '../logger';
+import { pruneSchedule, syncSchedule } from '../sync/jobs';
 import { chatRetentionSchedule } from '../topics/retention';
 import { runScheduler, type Schedule } from './schedule';
 import { runWorker } from './worker';
 
 /** Every recurring job. Importing a schedule's module also registers its job handler with the worker. */
-const SCHEDULES: readonly Schedule[] = [chatRetentionSchedule];
+const SCHEDULES: readonly Schedule[] = [chatRetentionSchedule, syncSchedule, pruneSchedule];
 
 export type BackgroundWork = { stop(): Promise<void> };
 

@@ -1,0 +1,28 @@
+// Small text rules of the conversation view.
+
+/** Cuts a title to `max` characters with an ellipsis (spec: references 20, sidebar topics 30). */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length > max ? `${chars.slice(0, max).join('')}...` : text;
+}
+
+/** Spec §5: Enter sends; with Ctrl, Meta, Shift or Alt, or while composing text (IME), it does not. */
+export function sendsOnEnter(event: {
+  key: string;
+  ctrlKey: boolean;
+  metaKey: boolean;
+  shiftKey: boolean;
+  altKey: boolean;
+  isComposing?: boolean;
+  keyCode?: number;
+}): boolean {
+  if (event.key !== 'Enter') return false;
+  if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return false;
+  // Some browsers report composition only through keyCode 229.
+  return !event.isComposing && event.keyCode !== 229;
+}
+
+/** Empty or whitespace-only questions are not sent. */
+export function isBlank(text: string): boolean {
+  return text.trim() === '';
+}

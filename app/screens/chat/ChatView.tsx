@@ -1,0 +1,352 @@
+import { Box, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import type { LlmOption } from '../../../common/api/llms';
+import type { ChatMessage } from '../../../common/api/messages';
+import { chat as chatStrings, topics as topicStrings, validation } from '../../../common/strings';
+import { useOrg } from '../../api/org';
+import { isFlagOn, useSignedInUser } from '../../auth/session';
+import { chatKeys, deleteTopic, refreshTopicLists, renameTopic, useLlms } from '../../chat/api';
+import {
+  groupByTopic,
+  latestConversation,
+  mergeMessages,
+  reconnectableAnswers,
+  type ViewItem,
+} from '../../chat/conversation';
+import {
+  availableSources,
+  initialScope,
+  querySourcesOf,
+  scopeRefusal,
+  type ScopeState,
+} from '../../chat/sources';
+import {
+  activeExchange,
+  ask,
+  forgetConversation,
+  reconnectPending,
+  stop,
+  useExchanges,
+  type ExchangeHooks,
+} from '../../chat/store';
+import { isBlank } from '../../chat/text';
+import { DEMO_URL } from '../../config';
+import { notifyFailure, notifySuccess } from '../../components/toast';
+import { chatCopy } from '../../strings';
+import { MessageItem } from './MessageItem';
+import { OnboardingMessage } from './OnboardingMessage';
+import { QuestionInput } from './QuestionInput';
+import { TopicDivider } from './TopicDivider';
+import classes from './chat.module.css';
+
+/** How close to the bottom (px) still counts as reading the latest message, so new text keeps it in view. */
+const STICK_TO_BOTTOM_PX = 120;
+
+export type ChatViewProps = {
+  /** The server's messages, oldest first. */
+  messages: readonly ChatMessage[];
+  /** Which live questions belong here: all on /chat, the topic's on /topic/{id}. */
+  conversationId: string | null;
+  loading: boolean;
+  older?: { hasMore: boolean; loading: boolean; load(): void };
+  showOnboarding: boolean;
+  /** The topic page's topic: its rights and what to continue. */
+  topic?: { id: string; title: string; isEditable: boolean; isDeletable: boolean };
+  focusMessageId?: string;
+  /** A question to ask once the view is ready (the q address parameter); called back once asked. */
+  initialQuestion?: { query: string; onAsked(): void };
+};
+
+export function ChatView(props: ChatViewProps) {
+  const { messages, conversationId, topic } = props;
+  const user = useSignedInUser();
+  const org = useOrg();
+  const llms = useLlms();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const allExchanges = useExchanges();
+  const live = useMemo(
+    () =>
+      conversationId === null
+        ? allExchanges
+        : allExchanges.filter((exchange) => exchange.answer.conversation_id === conversationId),
+    [allExchanges, conversationId],
+  );
+  const items = useMemo(() => mergeMessages(messages, live), [messages, live]);
+  const [titles, setTitles] = useState<Record<string, string>>({});
+  const groups = useMemo(() => groupByTopic(items, titles), [items, titles]);
+  const previous = useMemo(
+    () => (topic ? { id: topic.id, title: topic.title } : latestConversation(items)),
+    [topic, items],
+  );
+
+  const [text, setText] = useState('');
+  const [newTopic, setNewTopic] = useState(false);
+  const available = useMemo(() => availableSources({ answers: isFlagOn(user, 'answers') }), [user]);
+  const [scope, setScope] = useState<ScopeState>(() => initialScope(available));
+  const [llm, setLlm] = useState<string | null>(null);
+  const [research, setResearch] = useState(false);
+  const [paywall, setPaywall] = useState<LlmOption | null>(null);
+  const reconnect = isFlagOn(user, 'chatReconnect');
+  const researchAvailable = isFlagOn(user, 'deepresearch') && org.data?.features.deepResearch === true;
+  const active = activeExchange(allExchanges);
+  const generatingHere = active !== undefined && live.includes(active);
+
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const heightBeforeOlder = useRef<number | null>(null);
+
+  const hooks = useCallback(
+    (asked: string): ExchangeHooks => ({
+      onAccepted: (id, isNew) => {
+        refreshTopicLists(queryClient);
+        if (topic && isNew && id !== topic.id) navigate(`/topic/${id}`);
+      },
+      onRefused: (query, code, message) => {
+        notifyFailure(message || chatStrings.PROCESSING_ERROR);
+        setText((current) => (current === '' ? query || asked : current));
+      },
+      onFailure: (message) => notifyFailure(message),
+      onTimeout: () => void queryClient.invalidateQueries({ queryKey: chatKeys.all }),
+      onFinished: () => refreshTopicLists(queryClient),
+    }),
+    [navigate, queryClient, topic],
+  );
+
+  const submit = useCallback(
+    (query: string, options: { fromInput: boolean; isNewTopic?: boolean }) => {
+      if (isBlank(query)) return;
+      if (activeExchange()) {
+        notifyFailure(validation.WAIT_FOR_PREVIOUS_ANSWER);
+        return;
+      }
+      const refusal = scopeRefusal(scope, available, research);
+      if (refusal) {
+        notifyFailure(refusal);
+        return;
+      }
+      const startNew = options.isNewTopic ?? (newTopic || !previous);
+      stickToBottom.current = true;
+      ask({
+        query: query.trim(),
+        conversationId: startNew ? null : (previous?.id ?? null),
+        isNewTopic: startNew,
+        topicTitle: startNew ? '' : (previous?.title ?? ''),
+        sources: querySourcesOf(scope),
+        llm,
+        deepresearch: research,
+        reconnect,
+        author: { email: user.email, display_name: user.metadata.displayName, icon: user.metadata.photoUrl },
+        hooks: hooks(query),
+      });
+      if (options.fromInput) setText('');
+      setNewTopic(false);
+    },
+    [available, hooks, llm, newTopic, previous, reconnect, research, scope, user],
+  );
+
+  // The q address parameter: asked once as a new topic, then the caller cleans the address.
+  const initialQuestion = props.initialQuestion;
+  const askedInitial = useRef(false);
+  useEffect(() => {
+    if (!initialQuestion || askedInitial.current || props.loading) return;
+    askedInitial.current = true;
+    submit(initialQuestion.query, { fromInput: false, isNewTopic: true });
+    initialQuestion.onAsked();
+  }, [initialQuestion, props.loading, submit]);
+
+  // Spec §4 Reconnect: recent pending answers nobody here follows are followed again when the history loads.
+  const reconnectHooks = useMemo(() => hooks(''), [hooks]);
+  useEffect(() => {
+    if (!reconnect || props.loading) return;
+    const following = new Set(allExchanges.flatMap((exchange) => [exchange.key, exchange.answer.message_id]));
+    for (const { question, answer } of reconnectableAnswers(messages, following, Date.now())) {
+      reconnectPending(question, answer, reconnectHooks);
+    }
+    // Only on a new history, not on every streamed chunk.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [messages, reconnect, props.loading]);
+
+  const onScroll = () => {
+    const element = scroller.current;
+    if (!element) return;
+    stickToBottom.current =
+      element.scrollHeight - element.scrollTop - element.clientHeight < STICK_TO_BOTTOM_PX;
+  };
+
+  // Keep the latest text in view while it streams; keep the reading position when older messages load above.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    if (heightBeforeOlder.current !== null) {
+      element.scrollTop += element.scrollHeight - heightBeforeOlder.current;
+      heightBeforeOlder.current = null;
+      return;
+    }
+    if (props.focusMessageId) return;
+    if (stickToBottom.current) element.scrollTop = element.scrollHeight;
+  }, [items, props.focusMessageId]);
+
+  useEffect(() => {
+    if (!props.focusMessageId || props.loading) return;
+    document.getElementById(`message-${props.focusMessageId}`)?.scrollIntoView({ block: 'center' });
+  }, [props.focusMessageId, props.loading]);
+
+  // Infinite scroll upward: the sentinel above the oldest message loads the page before it.
+  const sentinel = useRef<HTMLDivElement>(null);
+  const older = props.older;
+  useEffect(() => {
+    const target = sentinel.current;
+    const root = scroller.current;
+    if (!target || !root || !older?.hasMore) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting) || older.loading) return;
+        heightBeforeOlder.current = root.scrollHeight;
+        older.load();
+      },
+      { root, rootMargin: '200px 0px 0px 0px' },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [older]);
+
+  const onRename = async (id: string, title: string, before: string) => {
+    setTitles((current) => ({ ...current, [id]: title }));
+    try {
+      await renameTopic(id, title);
+      refreshTopicLists(queryClient);
+    } catch {
+      setTitles((current) => ({ ...current, [id]: before }));
+      notifyFailure(topicStrings.FAILED_TO_UPDATE_TITLE);
+    }
+  };
+
+  const onDelete = async (id: string) => {
+    try {
+      await deleteTopic(id);
+    } catch (error) {
+      notifyFailure(topicStrings.FAILED_TO_DELETE);
+      throw error;
+    }
+    notifySuccess(topicStrings.DELETED);
+    forgetConversation(id);
+    queryClient.removeQueries({ queryKey: chatKeys.topic(id) });
+    void queryClient.invalidateQueries({ queryKey: chatKeys.all });
+    navigate('/chat');
+  };
+
+  const ownsGroup = (groupItems: readonly ViewItem[]) =>
+    groupItems.some((item) => item.message.sender === 'USER' && item.message.author?.email === user.email);
+
+  return (
+    <Box className={classes.screen}>
+      <div className={classes.scroller} ref={scroller} onScroll={onScroll} data-testid="conversation">
+        <Stack gap={0} className={classes.column}>
+          {older?.hasMore && (
+            <Center ref={sentinel} py="sm">
+              {older.loading && (
+                <Group gap="xs">
+                  <Loader size="xs" />
+                  <Text size="xs" c="dimmed">
+                    {chatCopy.LOADING_OLDER}
+                  </Text>
+                </Group>
+              )}
+            </Center>
+          )}
+          {props.showOnboarding && !older?.hasMore && !props.loading && (
+            <OnboardingMessage user={user} onAsk={(query) => submit(query, { fromInput: false })} />
+          )}
+          {props.loading && (
+            <Center py="xl">
+              <Loader size="sm" />
+            </Center>
+          )}
+          {groups.map((group, index) => {
+            const pendingTopic = group.conversationId === '';
+            const owner = topic ? topic.isDeletable : ownsGroup(group.items);
+            return (
+              <Fragment key={`${group.conversationId}-${index}`}>
+                {!pendingTopic ? (
+                  <TopicDivider
+                    title={group.title}
+                    timestamp={group.timestamp}
+                    canEdit={topic ? topic.isEditable : owner}
+                    canDelete={owner}
+                    onRename={(title) => onRename(group.conversationId, title, group.title)}
+                    onDelete={() => onDelete(group.conversationId)}
+                  />
+                ) : (
+                  <div className={classes.divider} />
+                )}
+                {group.items.map((item) => (
+                  <MessageItem
+                    key={item.exchange ? `${item.exchange.key}:answer` : item.message.message_id}
+                    message={item.message}
+                    exchange={item.exchange}
+                    focused={item.message.message_id === props.focusMessageId}
+                    hideRelatedSearches={isFlagOn(user, 'hideRelatedSearches')}
+                    onAsk={(query) => submit(query, { fromInput: false })}
+                  />
+                ))}
+              </Fragment>
+            );
+          })}
+        </Stack>
+      </div>
+      <div className={classes.inputArea}>
+        <div className={classes.column}>
+          <QuestionInput
+            text={text}
+            onTextChange={setText}
+            onSend={() => submit(text, { fromInput: true })}
+            onStop={() => active && stop(active.key)}
+            generatingHere={generatingHere}
+            busyElsewhere={active !== undefined && !generatingHere}
+            newTopic={newTopic}
+            canStartNewTopic={previous !== null}
+            onNewTopicChange={setNewTopic}
+            scope={scope}
+            available={available}
+            aiOnlyDisabled={isFlagOn(user, 'aiOnlyDisabled')}
+            onScopeChange={(next) => {
+              setScope(next);
+              if (next.scope === 'AI_ONLY' && research) notifyFailure(validation.RESEARCH_NO_AI_ONLY);
+            }}
+            llms={llms.data}
+            llm={llm}
+            onLlmChange={setLlm}
+            onPaywall={setPaywall}
+            researchAvailable={researchAvailable}
+            research={research}
+            onResearchChange={(value) => {
+              if (value && scope.scope === 'AI_ONLY') {
+                notifyFailure(validation.RESEARCH_NO_AI_ONLY);
+                return;
+              }
+              setResearch(value);
+            }}
+          />
+        </div>
+      </div>
+      <Modal
+        opened={paywall !== null}
+        onClose={() => setPaywall(null)}
+        title={chatCopy.UPGRADE_TITLE}
+        centered
+      >
+        <Stack>
+          <Text size="sm">{chatCopy.UPGRADE_TEXT}</Text>
+          <Group justify="flex-end">
+            <Button component="a" href={DEMO_URL} target="_blank" rel="noopener noreferrer">
+              {chatCopy.CONTACT_SALES}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Box>
+  );
+}

@@ -1,0 +1,249 @@
+import { and, eq, or } from 'drizzle-orm';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  appParamsSchema,
+  appsResponseSchema,
+  disconnectQuerySchema,
+  disconnectResponseSchema,
+  installRequestSchema,
+  installResponseSchema,
+} from '../../../common/api/apps';
+import { INSTALL_PAYLOAD_SCHEMAS } from '../../../common/api/connectors';
+import { APPS, getApp } from '../../../common/catalogue';
+import { ConnectionStatus } from '../../../common/connection-status';
+import { planAllows } from '../../../common/plans';
+import { apps as appStrings } from '../../../common/strings';
+import {
+  InvalidCredentialsError,
+  PermissionMismatchError,
+  createConnectorContext,
+  type ConnectionIdentity,
+} from '../../../connectors/sdk';
+import { newId } from '../../db/ids';
+import { appConnections, orgs } from '../../db/schema';
+import type { Db } from '../../db/store';
+import { ApiError, badRequest, notFound } from '../../errors';
+import { viewerOf } from '../../policies/access';
+import { assertMayConnect, assertMayDisconnect, notConnectable } from '../../policies/app-connections';
+import { orgSubscriptions } from '../../orgs/load';
+import { presentAppConnection } from '../../presenters/app-connection';
+import { encryptCredentials } from '../../sync/connections';
+import { enqueueSync, startDisconnect } from '../../sync/jobs';
+import { getConnector, hasConnector, type RegisteredConnector } from '../../sync/registry';
+
+/** How long an install may spend checking the credentials with the vendor. */
+const VALIDATE_TIMEOUT_MS = 30_000;
+
+async function orgDomain(db: Db, orgId: string): Promise<string> {
+  const [org] = await db.select({ domain: orgs.domain }).from(orgs).where(eq(orgs.id, orgId)).limit(1);
+  return org?.domain ?? '';
+}
+
+/** The connector's answer to the credentials, or the spec's failure for the connect dialog. */
+async function validateInstall(
+  connector: RegisteredConnector,
+  appName: string,
+  credentials: unknown,
+  config: unknown,
+): Promise<ConnectionIdentity> {
+  try {
+    const ctx = createConnectorContext(connector, {
+      credentials,
+      config,
+      signal: AbortSignal.timeout(VALIDATE_TIMEOUT_MS),
+    });
+    return await connector.validate(ctx);
+  } catch (error) {
+    // InvalidUrlError's message is the website's own failure; the others read 'Incorrect {credential name}…'.
+    if (error instanceof InvalidCredentialsError) throw badRequest(error.message, 'INVALID_CREDENTIALS');
+    if (error instanceof PermissionMismatchError)
+      throw badRequest(appStrings.failedToInstall(appName, error.message), 'APP_PERMISSION_MISMATCH');
+    throw new ApiError(502, 'UPSTREAM_FAILED', appStrings.failedToInstallCredentials(appName));
+  }
+}
+
+/** Splits the install payload: credential fields are encrypted, the rest is the connection's settings. */
+function splitPayload(connector: RegisteredConnector, payload: Record<string, unknown>) {
+  const secretKeys = new Set<string>(connector.credentialFields.map((field) => field.key));
+  const config = Object.fromEntries(Object.entries(payload).filter(([key]) => !secretKeys.has(key)));
+  return { config };
+}
+
+/** Connect and disconnect apps (spec apps-and-connections §6–§7, shell-and-account §7.3). */
+export const appRoutes: FastifyPluginAsyncZod = async (app) => {
+  const db = () => app.ctx.store.db;
+
+  app.put(
+    '/app/install/:app',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        params: appParamsSchema,
+        body: installRequestSchema,
+        response: { 200: installResponseSchema },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const definition = getApp(request.params.app);
+      if (!definition) throw notFound('No such app.');
+      const { isOrg, appId } = request.body;
+      const now = new Date();
+
+      const existing = await db()
+        .select()
+        .from(appConnections)
+        .where(and(eq(appConnections.orgId, viewer.orgId), eq(appConnections.appName, definition.shortname)));
+      const reconnecting = appId ? existing.find((row) => row.id === appId) : undefined;
+      if (appId && !reconnecting) throw notFound('No such connection.');
+      if (reconnecting) {
+        assertMayDisconnect(reconnecting, viewer);
+        if (reconnecting.statusCode === ConnectionStatus.Disconnecting) throw notFound('No such connection.');
+      } else {
+        const subs = await orgSubscriptions(db(), viewer.orgId);
+        const live = await db()
+          .select({
+            id: appConnections.id,
+            appName: appConnections.appName,
+            isOrg: appConnections.isOrg,
+            userId: appConnections.userId,
+            statusCode: appConnections.statusCode,
+          })
+          .from(appConnections)
+          .where(
+            and(
+              eq(appConnections.orgId, viewer.orgId),
+              or(eq(appConnections.isOrg, true), eq(appConnections.userId, viewer.userId)),
+            ),
+          );
+        assertMayConnect({
+          app: definition,
+          isOrg,
+          viewer,
+          allows: (feature) => planAllows(subs, feature, now),
+          existing: live,
+        });
+      }
+
+      const connector = getConnector(definition.shortname);
+      if (!connector) throw notConnectable();
+      const parsed = INSTALL_PAYLOAD_SCHEMAS[connector.installPayload].safeParse({
+        ...request.body.options,
+        ...request.body.credentials,
+      });
+      if (!parsed.success)
+        throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid input.', 'VALIDATION_FAILED');
+      const payload = parsed.data as Record<string, unknown>;
+      const { config } = splitPayload(connector, payload);
+      const identity = await validateInstall(connector, definition.displayName, payload, config);
+      const credentials = connector.credentialsSchema.parse(payload);
+
+      const id = reconnecting?.id ?? newId();
+      const values = {
+        credentialsEncrypted: encryptCredentials(id, credentials),
+        statusCode: ConnectionStatus.Connecting,
+        statusMessage: null,
+        email: identity.email ?? null,
+        workspaceName: identity.workspaceName ?? null,
+        appUserId: identity.appUserId ?? null,
+        connectionName: typeof payload.connection_name === 'string' ? payload.connection_name : null,
+        extra: { config },
+      };
+      const [row] = reconnecting
+        ? await db().update(appConnections).set(values).where(eq(appConnections.id, id)).returning()
+        : await db()
+            .insert(appConnections)
+            .values({
+              id,
+              orgId: viewer.orgId,
+              userId: viewer.userId,
+              appName: definition.shortname,
+              isOrg,
+              ...values,
+            })
+            .returning();
+      if (!row) throw new Error('connection write returned nothing');
+      await enqueueSync(db(), row, 'full');
+      return { connection: presentAppConnection(row, await orgDomain(db(), viewer.orgId), now) };
+    },
+  );
+
+  app.delete(
+    '/app/disconnect_app_name/:app',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        params: appParamsSchema,
+        querystring: disconnectQuerySchema,
+        response: { 200: disconnectResponseSchema },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const definition = getApp(request.params.app);
+      if (!definition) throw notFound('No such app.');
+      const { admin, appId } = request.query;
+      const rows = await db()
+        .select()
+        .from(appConnections)
+        .where(and(eq(appConnections.orgId, viewer.orgId), eq(appConnections.appName, definition.shortname)));
+      const live = rows.filter((row) => row.statusCode !== ConnectionStatus.Disconnecting);
+      const connection = appId
+        ? rows.find((row) => row.id === appId)
+        : live.find((row) => (admin ? row.isOrg : !row.isOrg && row.userId === viewer.userId));
+      // Another member's individual connection is not the viewer's to see, let alone remove.
+      if (!connection || (!connection.isOrg && connection.userId !== viewer.userId))
+        throw notFound('No such connection.');
+      assertMayDisconnect(connection, viewer);
+      await startDisconnect(db(), connection);
+      return {
+        connection: presentAppConnection(
+          { ...connection, statusCode: ConnectionStatus.Disconnecting, statusMessage: null },
+          await orgDomain(db(), viewer.orgId),
+          new Date(),
+        ),
+      };
+    },
+  );
+
+  // No OAuth app has a connector yet; the popup flow arrives with the first one.
+  app.put(
+    '/oauth/:app',
+    { config: { access: 'signedIn' }, schema: { params: appParamsSchema } },
+    async (request) => {
+      if (!getApp(request.params.app)) throw notFound('No such app.');
+      throw notConnectable();
+    },
+  );
+
+  app.get(
+    '/_fetchData/apps',
+    { config: { access: 'signedIn' }, schema: { response: { 200: appsResponseSchema } } },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const now = new Date();
+      const rows = await db()
+        .select()
+        .from(appConnections)
+        .where(
+          and(
+            eq(appConnections.orgId, viewer.orgId),
+            or(eq(appConnections.isOrg, true), eq(appConnections.userId, viewer.userId)),
+          ),
+        )
+        .orderBy(appConnections.createdAt);
+      const domain = await orgDomain(db(), viewer.orgId);
+      return {
+        apps: APPS.map((definition) => ({
+          ...definition,
+          objectTypes: [...definition.objectTypes],
+          appCategory: [...definition.appCategory],
+          available: hasConnector(definition.shortname),
+          connections: rows
+            .filter((row) => row.appName === definition.shortname)
+            .map((row) => presentAppConnection(row, domain, now)),
+        })),
+      };
+    },
+  );
+};

@@ -1,0 +1,126 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  autosuggestRequestSchema,
+  autosuggestResponseSchema,
+  hitsStatRequestSchema,
+  hitsStatResponseSchema,
+  okResponseSchema,
+  pinRequestSchema,
+  previewQuerySchema,
+  previewResponseSchema,
+  recordRecentVisitRequestSchema,
+  searchRequestSchema,
+  searchResponseSchema,
+  type AutosuggestResponse,
+  type PreviewResponse,
+} from '../../../common/api/search';
+import {
+  AUTOSUGGEST_CACHE_MAX_ENTRIES,
+  AUTOSUGGEST_CACHE_TTL_MS,
+  PREVIEW_CACHE_MAX_ENTRIES,
+  PREVIEW_CACHE_TTL_MS,
+} from '../../../common/limits';
+import { recentVisits } from '../../db/schema';
+import { viewerOf } from '../../policies/access';
+import { TtlLruCache } from './cache';
+import { autosuggest, hitsStat, preview, scopeOf, search, setPin } from './service';
+
+/**
+ * The search service (spec shell-and-account §7.3 `_search`, `_autosuggest`, `_RecordRecentVisit`, `_hitsStat`,
+ * `/pin`; §7.4 `/preview`). Any member searches what they may read. Pins are org-wide (every member sees them for
+ * the query), so only admins set them. The autosuggest and preview caches are per server and keyed by org and
+ * viewer, so a cached answer never crosses either; an ACL change reaches them within their time to live.
+ */
+export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { store } = app.ctx;
+  const suggestions = new TtlLruCache<AutosuggestResponse>(
+    AUTOSUGGEST_CACHE_MAX_ENTRIES,
+    AUTOSUGGEST_CACHE_TTL_MS,
+  );
+  const previews = new TtlLruCache<PreviewResponse>(PREVIEW_CACHE_MAX_ENTRIES, PREVIEW_CACHE_TTL_MS);
+
+  app.post(
+    '/_search',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: searchRequestSchema, response: { 200: searchResponseSchema } },
+    },
+    async (request) => {
+      const scope = await scopeOf(store, viewerOf(request));
+      return search(store, scope, request.body, app.ctx.version);
+    },
+  );
+
+  app.post(
+    '/_hitsStat',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: hitsStatRequestSchema, response: { 200: hitsStatResponseSchema } },
+    },
+    async (request) => ({
+      hitCounts: await hitsStat(store, await scopeOf(store, viewerOf(request)), request.body),
+    }),
+  );
+
+  app.post(
+    '/_autosuggest',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: autosuggestRequestSchema, response: { 200: autosuggestResponseSchema } },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const key = JSON.stringify([viewer.orgId, viewer.userId, request.body.q, request.body.page]);
+      const cached = suggestions.get(key);
+      if (cached) return cached;
+      const answer = await autosuggest(store, await scopeOf(store, viewer), request.body);
+      suggestions.set(key, answer);
+      return answer;
+    },
+  );
+
+  app.post(
+    '/_RecordRecentVisit',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: recordRecentVisitRequestSchema, response: { 200: okResponseSchema } },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      await store.db
+        .insert(recentVisits)
+        .values({ orgId: viewer.orgId, userId: viewer.userId, docSource: request.body.docSource });
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/pin',
+    {
+      config: { access: 'admin' },
+      schema: { body: pinRequestSchema, response: { 200: okResponseSchema } },
+    },
+    async (request) => {
+      await setPin(store, await scopeOf(store, viewerOf(request)), request.body);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/preview',
+    {
+      config: { access: 'signedIn' },
+      schema: { querystring: previewQuerySchema, response: { 200: previewResponseSchema } },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const { objectId, threadId, q } = request.query;
+      const key = JSON.stringify([viewer.orgId, viewer.userId, objectId, threadId ?? null, q ?? null]);
+      const cached = previews.get(key);
+      if (cached) return cached;
+      const answer = await preview(store, await scopeOf(store, viewer), request.query);
+      previews.set(key, answer);
+      return answer;
+    },
+  );
+};

@@ -1,0 +1,27 @@
+import type { AppConnectionView } from '../../common/api/apps';
+import { getApp, isInstant } from '../../common/catalogue';
+import type { AppConnection } from '../db/schema';
+import { connectionProgress } from '../sync/connections';
+
+export function presentAppConnection(row: AppConnection, orgDomain: string, now: Date): AppConnectionView {
+  const app = getApp(row.appName);
+  return {
+    id: row.id,
+    appName: row.appName,
+    shortName: row.appName,
+    displayName: app?.displayName ?? row.appName,
+    org: row.isOrg ? orgDomain : '',
+    email: row.email,
+    workspaceName: row.workspaceName,
+    connectionName: row.connectionName,
+    userId: row.userId,
+    statusCode: row.statusCode,
+    statusMessage: row.statusMessage,
+    syncedFrom: row.syncedFrom?.toISOString() ?? null,
+    syncedUntil: row.syncedUntil?.toISOString() ?? null,
+    progress: connectionProgress(row, now),
+    isOrg: row.isOrg,
+    isInstant: app ? isInstant(app, row.isOrg) : false,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,142 @@
+// The sync engine's jobs and schedules. `connector.sync` runs one connection's sync (full, incremental or prune);
+// every sync job of a connection shares one dedupe key, so at most one of them is queued or running at a time.
+// `connector.disconnect` removes a connection's documents and then the connection. Two schedules fan out to every
+// connected connection: incremental syncs every 10 minutes, pruning daily.
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { ConnectionStatus } from '../../common/connection-status';
+import { appConnections, jobs, type Job } from '../db/schema';
+import type { Db } from '../db/store';
+import { DAY_MS, type Schedule } from '../jobs/schedule';
+import { registerJobHandler } from '../jobs/worker';
+import { newId } from '../db/ids';
+import { deleteConnectionDocuments } from '../search';
+import { SYNC_MODES, markSyncFailed, runSync, syncableConnectionIds, type SyncMode } from './engine';
+
+export const CONNECTOR_SYNC_JOB = 'connector.sync';
+export const CONNECTOR_DISCONNECT_JOB = 'connector.disconnect';
+export const SYNC_DUE_JOB = 'connector.sync-due';
+export const PRUNE_DUE_JOB = 'connector.prune-due';
+
+export const INCREMENTAL_SYNC_EVERY_MS = 10 * 60_000;
+
+export const syncSchedule: Schedule = { kind: SYNC_DUE_JOB, everyMs: INCREMENTAL_SYNC_EVERY_MS };
+export const pruneSchedule: Schedule = { kind: PRUNE_DUE_JOB, everyMs: DAY_MS };
+
+export const syncJobPayloadSchema = z.object({ connectionId: z.uuid(), mode: z.enum(SYNC_MODES) });
+const disconnectJobPayloadSchema = z.object({ connectionId: z.uuid() });
+
+export function syncDedupeKey(connectionId: string): string {
+  return `${CONNECTOR_SYNC_JOB}:${connectionId}`;
+}
+
+/**
+ * Queues a sync unless one of the connection's syncs is already queued or running; answers whether it queued.
+ * The partial unique index on dedupe_key makes the check and the insert one atomic step.
+ */
+export async function enqueueSync(
+  db: Db,
+  connection: { id: string; orgId: string },
+  mode: SyncMode,
+  runAt = new Date(),
+): Promise<boolean> {
+  const inserted = await db
+    .insert(jobs)
+    .values({
+      id: newId(),
+      kind: CONNECTOR_SYNC_JOB,
+      orgId: connection.orgId,
+      payload: { connectionId: connection.id, mode },
+      runAt,
+      status: 'queued',
+      // a full sync of a new connection goes before the background's incremental ones
+      priority: mode === 'full' ? 1 : 0,
+      dedupeKey: syncDedupeKey(connection.id),
+    })
+    .onConflictDoNothing()
+    .returning({ id: jobs.id });
+  return inserted.length > 0;
+}
+
+/**
+ * Starts a disconnect: the connection shows Disconnecting ('Disabling') at once, stops syncing at its next batch,
+ * and the job removes its documents and then the row.
+ */
+export async function startDisconnect(db: Db, connection: { id: string; orgId: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(appConnections)
+      .set({ statusCode: ConnectionStatus.Disconnecting, statusMessage: null })
+      .where(eq(appConnections.id, connection.id));
+    await tx
+      .insert(jobs)
+      .values({
+        id: newId(),
+        kind: CONNECTOR_DISCONNECT_JOB,
+        orgId: connection.orgId,
+        payload: { connectionId: connection.id },
+        status: 'queued',
+        priority: 2,
+        dedupeKey: `${CONNECTOR_DISCONNECT_JOB}:${connection.id}`,
+      })
+      .onConflictDoNothing();
+  });
+}
+
+/** Puts a job back in the queue for `at` without counting the attempt (a rate limit or a stopping worker). */
+async function requeue(db: Db, job: Job, at: Date): Promise<void> {
+  await db
+    .update(jobs)
+    .set({
+      status: 'queued',
+      runAt: at,
+      lockedBy: null,
+      lockedUntil: null,
+      attempts: sql`greatest(${jobs.attempts} - 1, 0)`,
+    })
+    .where(and(eq(jobs.id, job.id), eq(jobs.lockedBy, job.lockedBy ?? '')));
+}
+
+registerJobHandler(CONNECTOR_SYNC_JOB, async (job, { store, logger, signal }) => {
+  const payload = syncJobPayloadSchema.parse(job.payload);
+  const leaseMs = Math.max(1000, (job.lockedUntil?.getTime() ?? 0) - Date.now());
+  try {
+    const outcome = await runSync(store.db, {
+      ...payload,
+      runId: job.id,
+      lease: job.lockedBy ? { jobId: job.id, workerId: job.lockedBy, leaseMs } : undefined,
+      logger,
+      signal,
+    });
+    logger.info({ connectionId: payload.connectionId, mode: payload.mode, outcome }, 'connector sync ended');
+    // The worker's completeJob then finds the job no longer ours and leaves it queued.
+    if (outcome.kind === 'later') await requeue(store.db, job, outcome.at);
+  } catch (error) {
+    if (job.attempts >= job.maxAttempts) {
+      await markSyncFailed(
+        store.db,
+        payload.connectionId,
+        error instanceof Error ? error.message : String(error),
+      );
+    }
+    throw error;
+  }
+});
+
+registerJobHandler(CONNECTOR_DISCONNECT_JOB, async (job, { store }) => {
+  const { connectionId } = disconnectJobPayloadSchema.parse(job.payload);
+  const [connection] = await store.db
+    .select({ id: appConnections.id, orgId: appConnections.orgId })
+    .from(appConnections)
+    .where(eq(appConnections.id, connectionId));
+  if (!connection) return;
+  await deleteConnectionDocuments(store.db, connection.orgId, connection.id);
+  await store.db.delete(appConnections).where(eq(appConnections.id, connection.id));
+});
+
+async function enqueueForAll(db: Db, mode: SyncMode): Promise<void> {
+  for (const connection of await syncableConnectionIds(db)) await enqueueSync(db, connection, mode);
+}
+
+registerJobHandler(SYNC_DUE_JOB, async (_job, { store }) => enqueueForAll(store.db, 'incremental'));
+registerJobHandler(PRUNE_DUE_JOB, async (_job, { store }) => enqueueForAll(store.db, 'prune'));

@@ -1,0 +1,28 @@
+// Which apps this server can connect: app shortname → Connector. The install route refuses an app with no entry
+// here (NOT_IMPLEMENTED) and the sync engine looks connectors up by the connection's app name.
+import type { Connector } from '../../connectors/sdk';
+import { websiteConnector } from '../../connectors/website';
+
+/** Credentials and config are the connector's own types; the engine only passes them through. */
+export type RegisteredConnector = Connector<unknown, unknown>;
+
+const connectors = new Map<string, RegisteredConnector>();
+
+/**
+ * Adds a connector. The shipped ones are registered below; tests register the SDK's example connector (and
+ * fakes of their own) through this, in the process that runs the sync.
+ */
+export function registerConnector<Credentials, Config>(connector: Connector<Credentials, Config>): void {
+  // The engine hands each connector only what its own schemas parsed, so erasing the types here is safe.
+  connectors.set(connector.shortname, connector as unknown as RegisteredConnector);
+}
+
+export function getConnector(appName: string): RegisteredConnector | undefined {
+  return connectors.get(appName);
+}
+
+export function hasConnector(appName: string): boolean {
+  return connectors.has(appName);
+}
+
+registerConnector(websiteConnector);
