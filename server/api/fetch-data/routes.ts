@@ -1,14 +1,13 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { allowedDomainsResponseSchema, orgSchema } from '../../../common/api/orgs';
 import { currentUserSchema } from '../../../common/api/session';
 import { Feature } from '../../../common/plans';
-import { orgAllowedDomains, orgs, users } from '../../db/schema';
-import { unauthorized } from '../../errors';
+import { orgAllowedDomains } from '../../db/schema';
 import { loadOrg } from '../../orgs/load';
 import { viewerOf } from '../../policies/access';
 import { presentAllowedDomain, presentOrg } from '../../presenters/org';
-import { presentCurrentUser } from '../../presenters/user';
+import { currentUserOf } from '../../users/current';
 
 /** `GET /_fetchData/{user|org|apps|allowed_domains}` (spec shell-and-account §7.3); apps comes with the apps issue. */
 export const fetchDataRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -16,15 +15,7 @@ export const fetchDataRoutes: FastifyPluginAsyncZod = async (app) => {
     '/_fetchData/user',
     { config: { access: 'signedIn' }, schema: { response: { 200: currentUserSchema } } },
     async (request) => {
-      const viewer = viewerOf(request);
-      const [row] = await app.ctx.store.db
-        .select({ user: users, org: orgs })
-        .from(users)
-        .innerJoin(orgs, eq(orgs.id, users.orgId))
-        .where(and(eq(users.id, viewer.userId), eq(users.orgId, viewer.orgId)))
-        .limit(1);
-      if (!row) throw unauthorized();
-      return presentCurrentUser(row.user, row.org);
+      return currentUserOf(app.ctx.store.db, viewerOf(request));
     },
   );
 

@@ -13,12 +13,12 @@ import {
   userUpdateRequestSchema,
 } from '../../../common/api/users';
 import { viewerOf } from '../../policies/access';
-import { orgs, users } from '../../db/schema';
-import { notFound, unauthorized } from '../../errors';
+import { users } from '../../db/schema';
+import { notFound } from '../../errors';
 import { requireOwnProfile } from '../../policies/users';
-import { presentCurrentUser } from '../../presenters/user';
 import { presentUserPreferences } from '../../presenters/user-preferences';
 import { photoOf, updatePreferences, updateProfile } from '../../users/profile';
+import { currentUserOf } from '../../users/current';
 
 const userIdParamsSchema = z.object({ id: z.string() });
 
@@ -86,14 +86,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const viewer = viewerOf(request);
       const { db } = app.ctx.store;
       await updateProfile(db, viewer, request.body);
-      const [row] = await db
-        .select({ user: users, org: orgs })
-        .from(users)
-        .innerJoin(orgs, eq(orgs.id, users.orgId))
-        .where(and(eq(users.id, viewer.userId), eq(users.orgId, viewer.orgId)))
-        .limit(1);
-      if (!row) throw unauthorized();
-      return presentCurrentUser(row.user, row.org);
+      return currentUserOf(db, viewer);
     },
   );
 
