@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 
 /** Id tokens are short-lived; the client refreshes when under 20 minutes remain (spec §4.4). */
@@ -26,6 +26,8 @@ export async function signIdToken(
     .setIssuer(ISSUER)
     .setAudience(AUDIENCE)
     .setIssuedAt(issuedAt)
+    // A fresh id per token: two tokens issued in the same second for one session must still differ.
+    .setJti(randomUUID())
     .setExpirationTime(expiresAt)
     .sign(key);
   return { token, expiresAt: expiresAt * 1000 };
