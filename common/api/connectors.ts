@@ -3,7 +3,9 @@
 // result to the connector's own credential and config schemas (zod objects keep only the keys they name, so the
 // secret fields land in credentials and the rest, such as subdomain or team_slug, in config).
 import { z } from 'zod';
+import { CUSTOM_API_ICON_MAX_BYTES } from '../limits';
 import { apps } from '../strings';
+import { siteIdSchema } from './uploads';
 
 export const INSTALL_PAYLOAD_KINDS = [
   'apiKey',
@@ -30,10 +32,21 @@ export const apiKeyInstallSchema = z.object({
   auth_flag: z.union([z.string(), z.boolean()]).optional(),
 });
 
+/** An icon's size in bytes: decoded when it is a base64 data URL, as the dialog sends an uploaded image. */
+export function iconBytes(icon: string): number {
+  const base64 = /^data:[^,]*;base64,(.*)$/s.exec(icon)?.[1];
+  if (base64 === undefined) return new TextEncoder().encode(icon).length;
+  const padding = base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0;
+  return Math.floor((base64.length * 3) / 4) - padding;
+}
+
 export const customApiInstallSchema = z.object({
   connection_name: z.string().trim().min(1, apps.UNIQUE_CONNECTION_NAME),
   connection_id: z.string().min(1),
-  icon: z.string().optional(),
+  icon: z
+    .string()
+    .refine((icon) => iconBytes(icon) <= CUSTOM_API_ICON_MAX_BYTES, apps.ICON_TOO_LARGE)
+    .optional(),
 });
 
 export const websiteInstallSchema = z.object({
@@ -41,8 +54,11 @@ export const websiteInstallSchema = z.object({
   site_id: z.string().min(1),
 });
 
-/** The exported site archive travels as a separate multipart upload, not in this body. */
-export const googleSitesInstallSchema = websiteInstallSchema;
+/**
+ * The exported site archive travels first, as a zip upload to /document_uploads/zip whose site-id header is this
+ * site_id; the install names it rather than carrying it.
+ */
+export const googleSitesInstallSchema = websiteInstallSchema.extend({ site_id: siteIdSchema });
 
 /** Either a team slug or a custom domain (Enterprise, individual connections only); a trailing slash is dropped. */
 export const stackOverflowTeamsInstallSchema = z

@@ -4,7 +4,7 @@ import { FatalSourceError, InvalidCredentialsError } from './errors';
 import { createHttpClient } from './http';
 import { RequestLimiter, type RequestLimits } from './limits';
 import { silentLogger, type ConnectorLogger } from './logger';
-import type { Connector, ConnectorContext } from './types';
+import type { Connector, ConnectorContext, SiteArchives } from './types';
 
 export interface ConnectorContextInput {
   /** The decrypted credentials as stored (or the install payload); parsed with the connector's schema. */
@@ -20,7 +20,11 @@ export interface ConnectorContextInput {
    * of that connection, so a sync and a permission sync running side by side share the vendor's allowance.
    */
   readonly limiter?: RequestLimiter;
+  /** The host's uploaded archives, scoped to the connection (server/uploads/site-archives.ts). */
+  readonly siteArchives?: SiteArchives;
 }
+
+const noSiteArchives: SiteArchives = { find: () => Promise.resolve(null) };
 
 export function createConnectionLimiter(
   connector: { readonly limits?: RequestLimits },
@@ -65,5 +69,6 @@ export function createConnectorContext<Credentials, Config>(
     now: () => new Date(clock.now()),
     sleep: (ms) => clock.sleep(ms, signal),
     syncWindowStart: new Date(clock.now() - SYNC_WINDOW_MS),
+    siteArchives: input.siteArchives ?? noSiteArchives,
   };
 }

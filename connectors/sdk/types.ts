@@ -58,6 +58,16 @@ export const groupMembershipSchema = z.object({
 });
 export type GroupMembership = z.infer<typeof groupMembershipSchema>;
 
+/** The most external ids the engine asks `documentAcls` about in one call. */
+export const DOCUMENT_ACL_BATCH_SIZE = 100;
+
+/** A document's readers as the source says now; `acl` means what SourceDocument.acl means. */
+export const documentAclSchema = z.object({
+  externalId: z.string().min(1).max(512),
+  acl: z.array(principalSchema).nullable(),
+});
+export type DocumentAcl = z.infer<typeof documentAclSchema>;
+
 // ── Documents ───────────────────────────────────────────────────────────────────────────────────────────────
 
 /** What a document can be. 'All' is a search filter, not a kind of document. */
@@ -140,6 +150,30 @@ export const connectionIdentitySchema = z.object({
 });
 export type ConnectionIdentity = z.infer<typeof connectionIdentitySchema>;
 
+// ── Uploaded site archives ──────────────────────────────────────────────────────────────────────────────────
+
+/** A file inside an uploaded archive: its path there ('/'-separated) and its declared uncompressed size. */
+export interface ArchiveFile {
+  readonly path: string;
+  readonly size: number;
+}
+
+/** A site's export archive as a member uploaded it (a zip sent to `/document_uploads/zip` with a site-id header). */
+export interface SiteArchive {
+  /** The upload's id: a new upload under the same site id has another. */
+  readonly id: string;
+  readonly uploadedAt: Date;
+  /** Its files; folders and the archiver's hidden files (`__MACOSX/`, dotfiles) are left out. */
+  readonly files: readonly ArchiveFile[];
+  /** One file's bytes; throws FatalSourceError when the archive cannot yield it (corrupt, encrypted, a bomb). */
+  read(path: string): Promise<Uint8Array>;
+}
+
+export interface SiteArchives {
+  /** The newest archive uploaded under `siteId` that the connection's owner may read, or null when none has. */
+  find(siteId: string): Promise<SiteArchive | null>;
+}
+
 // ── The connector ───────────────────────────────────────────────────────────────────────────────────────────
 
 export interface ConnectorContext<Credentials, Config> {
@@ -165,6 +199,12 @@ export interface ConnectorContext<Credentials, Config> {
    * Connectors of unbounded histories (messages, mail, tickets) stop here; curated corpora may take everything.
    */
   readonly syncWindowStart: Date;
+  /**
+   * Archives uploaded to Scout itself, for connectors whose source is an export rather than a vendor's API. A
+   * connector may not import the server, which stores them, so the server lends this read-only view scoped to the
+   * connection's organisation and owner; a context made without it (the conformance kit) finds none.
+   */
+  readonly siteArchives: SiteArchives;
 }
 
 export interface CredentialField<Credentials> {
@@ -173,6 +213,20 @@ export interface CredentialField<Credentials> {
   readonly label: string;
   /** Masked when typed; never shown back. */
   readonly secret: boolean;
+}
+
+/**
+ * An app connected by the OAuth authorization-code flow (`PUT /oauth/{app}`). The server runs the flow with the
+ * client id and secret configured for the app and hands the token response to `credentialsSchema` as credentials.
+ */
+export interface OAuthSettings {
+  readonly authorizeUrl: string;
+  readonly tokenUrl: string;
+  readonly scopes: readonly string[];
+  /** Sends a PKCE S256 challenge; leave it on unless the vendor rejects the parameters. */
+  readonly pkce: boolean;
+  /** Extra parameters of the authorization address the vendor needs (e.g. `access_type: 'offline'`). */
+  readonly authorizeParams?: Readonly<Record<string, string>>;
 }
 
 export interface Connector<Credentials, Config> {
@@ -191,6 +245,13 @@ export interface Connector<Credentials, Config> {
   readonly credentialName: CredentialName;
   /** The vendor's published limits, enforced per connection by the HTTP client. */
   readonly limits?: RequestLimits;
+  /** Set for apps connected through the OAuth popup rather than a credentials form. */
+  readonly oauth?: OAuthSettings;
+  /**
+   * The documents arrive through Scout's push API, not from the syncs: the engine never prunes them, since
+   * `listIds` cannot know them.
+   */
+  readonly pushed?: boolean;
 
   /**
    * Checks the credentials with one cheap call. Throws InvalidCredentialsError or PermissionMismatchError (the
@@ -211,4 +272,13 @@ export interface Connector<Credentials, Config> {
    * groups only when the iteration finishes, so a failed run leaves the previous snapshot in place.
    */
   permissions?(ctx: ConnectorContext<Credentials, Config>): AsyncIterable<GroupMembership[]>;
+  /**
+   * The current readers of indexed documents, asked by external id (at most DOCUMENT_ACL_BATCH_SIZE at a time)
+   * without fetching content: the periodic permission sync, for sources whose sharing changes leave no trace in
+   * the change feed. Answer the ids the source still has and leave out the rest (pruning removes them).
+   */
+  documentAcls?(
+    ctx: ConnectorContext<Credentials, Config>,
+    externalIds: readonly string[],
+  ): Promise<DocumentAcl[]>;
 }

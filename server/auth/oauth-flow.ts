@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { decryptWithKey, encryptWithKey } from '../db/secrets';
 import { deriveKey } from './digest';
+import { cookieValue, redirectCookie } from './redirect-cookie';
 
 const COOKIE_NAME = 'scout_oauth';
 /** Both callbacks live under here (the API's /api/v1 prefix plus auth/). */
@@ -31,15 +32,7 @@ export type OAuthFlow = z.infer<typeof flowSchema>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 function cookie(value: string, maxAgeSeconds: number, secure: boolean): string {
-  return [
-    `${COOKIE_NAME}=${value}`,
-    `Path=${COOKIE_PATH}`,
-    `Max-Age=${maxAgeSeconds}`,
-    'HttpOnly',
-    // Lax: sent on the provider's top-level redirect back to us, never on cross-site subrequests.
-    'SameSite=Lax',
-    ...(secure ? ['Secure'] : []),
-  ].join('; ');
+  return redirectCookie(COOKIE_NAME, COOKIE_PATH, value, maxAgeSeconds, secure);
 }
 
 /** A Set-Cookie value holding the flow, sealed with AES-256-GCM under a key of its own. */
@@ -67,11 +60,7 @@ export function readFlowCookie(
   cookieHeader: string | undefined,
   now = Date.now(),
 ): OAuthFlow | null {
-  const raw = cookieHeader
-    ?.split(';')
-    .map((part) => part.trim())
-    .find((part) => part.startsWith(`${COOKIE_NAME}=`))
-    ?.slice(COOKIE_NAME.length + 1);
+  const raw = cookieValue(cookieHeader, COOKIE_NAME);
   if (!raw) return null;
   try {
     const flow = flowSchema.parse(

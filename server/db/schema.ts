@@ -102,6 +102,11 @@ const tsvector = customType<{ data: string; driverData: string }>({
   dataType: () => 'tsvector',
 });
 
+/** Raw bytes: pg hands back a Buffer, PGlite a Uint8Array; both are Uint8Arrays. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
 // ---------------------------------------------------------------------------------------------
 // Organisations, membership, billing
 // ---------------------------------------------------------------------------------------------
@@ -334,6 +339,38 @@ export const appConnections = pgTable(
   ],
 );
 
+/**
+ * An app's OAuth connect in progress (`PUT /oauth/{app}` until its callback): one-time, short-lived, and bound to
+ * the member who started it, who owns the connection it creates.
+ */
+export const appOauthStates = pgTable(
+  'app_oauth_states',
+  {
+    id: id(),
+    orgId: orgId(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    appName: text('app_name').notNull(),
+    // SHA-256 of the state sent to the provider; the state itself lives only in the address and a cookie
+    stateHash: text('state_hash').notNull(),
+    // the PKCE code verifier and the secret install options (ServiceNow's client secret), encrypted together
+    // (server/db/secrets.ts)
+    verifierEncrypted: text('verifier_encrypted').notNull(),
+    isOrg: boolean('is_org').notNull(),
+    // a connection to reconnect, if any
+    connectionId: uuid('connection_id').references(() => appConnections.id, { onDelete: 'cascade' }),
+    // the connection's non-secret settings from the install options (subdomain)
+    options: jsonObject('options'),
+    expiresAt: timestamp('expires_at', tz).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('app_oauth_states_state_hash_key').on(t.stateHash),
+    index('app_oauth_states_org_user_idx').on(t.orgId, t.userId),
+  ],
+);
+
 /** One item of a source app (DESIGN §4). Its chunks are what search ranks. */
 export const documents = pgTable(
   'documents',
@@ -409,9 +446,10 @@ export const documentChunks = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    // generated so it can never drift from body; explicit 'english' because PGlite's default text
-    // search config is 'simple'
-    search: tsvector('search').generatedAlwaysAs(sql`to_tsvector('english'::regconfig, "body")`),
+    // to_tsvector('english', body): written by the indexer, whose one tokenisation also gives
+    // search_length and the term statistics; a trigger derives it for any other writer (and on a
+    // body change that does not write it), so it never drifts from body
+    search: tsvector('search'),
     // BM25 document length (lexeme occurrences in `search`), written by the indexer
     searchLength: integer('search_length').notNull().default(0),
     // word positions of `search` taken by the prepended title and section path: a lexeme whose first
@@ -596,6 +634,8 @@ export const messages = pgTable(
     skillRetrieved: jsonb('skill_retrieved').$type<JsonObject[]>(),
     llm: text('llm'),
     tsSentAt: timestamp('ts_sent_at', tz),
+    // STOP_GENERATION for an answer another `scout serve` instance is writing: that instance polls for it
+    cancelRequestedAt: timestamp('cancel_requested_at', tz),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -622,12 +662,37 @@ export const uploads = pgTable(
     conversationId: uuid('conversation_id').references(() => topics.id, { onDelete: 'set null' }),
     // where the bytes live (blob store path), owned by the uploads service
     storageKey: text('storage_key'),
+    // the parser's title and file type, and its text until the index job has moved it into the index
+    title: text('title'),
+    fileType: text('file_type'),
+    parsedText: text('parsed_text'),
+    // set on a site's export archive (zip upload with a site-id header): kept whole for its connector to read,
+    // never indexed or listed as a file
+    siteId: text('site_id'),
     createdAt: createdAt(),
   },
   (t) => [
     index('uploads_org_creator_idx').on(t.orgId, t.creatorId, t.createdAt),
     index('uploads_org_conversation_idx').on(t.orgId, t.conversationId),
+    index('uploads_org_site_idx').on(t.orgId, t.siteId),
   ],
+);
+
+/**
+ * An upload's bytes, in pieces, written in the same transaction as its `uploads` row: a crash leaves the whole
+ * file or nothing, and every instance (API or worker) reads the same bytes.
+ */
+export const uploadBlobs = pgTable(
+  'upload_blobs',
+  {
+    orgId: orgId(),
+    uploadId: uuid('upload_id')
+      .notNull()
+      .references(() => uploads.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    data: bytea('data').notNull(),
+  },
+  (t) => [primaryKey({ name: 'upload_blobs_pkey', columns: [t.orgId, t.uploadId, t.seq] })],
 );
 
 export const messageFiles = pgTable(
@@ -1013,6 +1078,7 @@ export type MessageFile = typeof messageFiles.$inferSelect;
 export type NewMessageFile = typeof messageFiles.$inferInsert;
 export type Upload = typeof uploads.$inferSelect;
 export type NewUpload = typeof uploads.$inferInsert;
+export type UploadBlob = typeof uploadBlobs.$inferSelect;
 export type Prompt = typeof prompts.$inferSelect;
 export type NewPrompt = typeof prompts.$inferInsert;
 export type VerifiedAnswer = typeof verifiedAnswers.$inferSelect;

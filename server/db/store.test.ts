@@ -182,6 +182,19 @@ const fixtures: Fixtures = {
     row: (c) => ({ orgId: c.ids.orgs, chunkCount: 1, totalLength: 9 }),
     patch: { chunkCount: 2, totalLength: 20 },
   },
+  appOauthStates: {
+    row: (c) => ({
+      orgId: c.ids.orgs,
+      userId: c.ids.users,
+      appName: 'asana',
+      stateHash: `sh-${c.label}`,
+      verifierEncrypted: 'v1.abc',
+      isOrg: true,
+      connectionId: c.ids.appConnections,
+      expiresAt: new Date('2025-01-02T03:14:05.000Z'),
+    }),
+    patch: { options: { subdomain: 'acme' } },
+  },
   aclGroupMembers: {
     row: (c) => ({
       orgId: c.ids.orgs,
@@ -233,6 +246,10 @@ const fixtures: Fixtures = {
   messageFiles: {
     row: (c) => ({ orgId: c.ids.orgs, messageId: c.ids.messages, uploadId: c.ids.uploads }),
     patch: {},
+  },
+  uploadBlobs: {
+    row: (c) => ({ orgId: c.ids.orgs, uploadId: c.ids.uploads, seq: 0, data: new Uint8Array([1, 2, 3]) }),
+    patch: { seq: 1 },
   },
   botFeedbacks: {
     row: (c) => ({ orgId: c.ids.orgs, botId: c.ids.bots, messageId: c.ids.messages, feedback: 'too long' }),

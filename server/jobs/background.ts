@@ -1,12 +1,23 @@
 import type { Store } from '../db/store';
 import type { Logger } from '../logger';
-import { pruneSchedule, syncSchedule } from '../sync/jobs';
+import { oauthStatesCleanupSchedule } from '../api/oauth/states-cleanup';
+import { embeddingsBackfillSchedule } from '../search/embeddings-job';
+import { permissionSyncSchedule, pruneSchedule, syncSchedule } from '../sync/jobs';
 import { chatRetentionSchedule } from '../topics/retention';
 import { runScheduler, type Schedule } from './schedule';
 import { runWorker } from './worker';
+// Job handlers without a schedule register on import too; a worker process imports no routes to load them.
+import '../uploads/index-job';
 
 /** Every recurring job. Importing a schedule's module also registers its job handler with the worker. */
-const SCHEDULES: readonly Schedule[] = [chatRetentionSchedule, syncSchedule, pruneSchedule];
+const SCHEDULES: readonly Schedule[] = [
+  chatRetentionSchedule,
+  syncSchedule,
+  pruneSchedule,
+  permissionSyncSchedule,
+  oauthStatesCleanupSchedule,
+  embeddingsBackfillSchedule,
+];
 
 export type BackgroundWork = { stop(): Promise<void> };
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
+import { createApiKey } from '../auth/api-keys';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { listApiRoutes, type ApiRoute } from './access';
@@ -7,6 +8,8 @@ import { listApiRoutes, type ApiRoute } from './access';
 let server: TestServer;
 let memberToken: string;
 let teamAdminToken: string;
+let teamApiKey: string;
+let enterpriseApiKey: string;
 
 beforeAll(async () => {
   server = await createTestServer();
@@ -16,6 +19,8 @@ beforeAll(async () => {
   const teamAdmin = await createUser(server.store.db, team, { email: 'admin@small.test', admin: true });
   memberToken = (await loginTokensFor(server.ctx, member)).id_token;
   teamAdminToken = (await loginTokensFor(server.ctx, teamAdmin)).id_token;
+  teamApiKey = (await createApiKey(server.store.db, { orgId: team.id, name: 'team' })).key;
+  enterpriseApiKey = (await createApiKey(server.store.db, { orgId: enterprise.id, name: 'big' })).key;
 });
 afterAll(() => server.close());
 
@@ -56,12 +61,26 @@ describe('route access (walks every API route, so a new route without a guard fa
     // The TEAM org is below every gated feature (the lowest gate is BUSINESS).
     for (const route of listApiRoutes(server.app)) {
       if (!route.feature) continue;
-      const res = await call(route, teamAdminToken);
+      const res = await call(route, route.access === 'apiKey' ? teamApiKey : teamAdminToken);
       expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
       expect(res.json()).toMatchObject({
         code: 'PLAN_REQUIRED',
         message: expect.stringContaining(route.feature),
       });
+    }
+  });
+
+  it('keeps API keys and member sessions apart: neither opens the other kind of route', async () => {
+    const routes = listApiRoutes(server.app);
+    expect(routes.some((r) => r.access === 'apiKey')).toBe(true);
+    for (const route of routes) {
+      if (route.access === 'apiKey') {
+        const res = await call(route, memberToken);
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      } else if (route.access !== 'public') {
+        const res = await call(route, enterpriseApiKey);
+        expect(res.statusCode, `${route.method} ${route.url}`).toBe(401);
+      }
     }
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { planAllows, requiredPlan, type Feature } from '../../common/plans';
+import { authenticateApiKey } from '../auth/api-keys';
 import { authenticate } from '../auth/guard';
 import type { Viewer } from '../context';
 import type { Db } from '../db/store';
@@ -12,8 +13,9 @@ import { forbidden, unauthorized } from '../errors';
  * - public: anyone (sign-in, health, public topics)
  * - signedIn: a member of the org with a valid id token
  * - admin: an admin of the org
+ * - apiKey: a program holding one of the org's unrevoked API keys (no member behind it: `apiKeyCallerOf`)
  */
-export type RouteAccess = 'public' | 'signedIn' | 'admin';
+export type RouteAccess = 'public' | 'signedIn' | 'admin' | 'apiKey';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -66,9 +68,9 @@ export function registerAccessPolicy(app: FastifyInstance): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith('/api/')) return;
     const access = route.config?.access;
-    if (access !== 'public' && access !== 'signedIn' && access !== 'admin') {
+    if (access !== 'public' && access !== 'signedIn' && access !== 'admin' && access !== 'apiKey') {
       throw new Error(
-        `${String(route.method)} ${route.url} declares no access ('public', 'signedIn' or 'admin')`,
+        `${String(route.method)} ${route.url} declares no access ('public', 'signedIn', 'admin' or 'apiKey')`,
       );
     }
     for (const method of [route.method].flat()) {
@@ -80,6 +82,11 @@ export function registerAccessPolicy(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const { access, feature } = request.routeOptions.config;
     if (!access || access === 'public') return;
+    if (access === 'apiKey') {
+      const caller = await authenticateApiKey(request);
+      if (feature) await requireFeature(request.server.ctx.store.db, caller.orgId, feature);
+      return;
+    }
     const viewer = await authenticate(request);
     if (access === 'admin') requireAdmin(viewer);
     if (feature) await requireFeature(request.server.ctx.store.db, viewer.orgId, feature);

@@ -1,5 +1,6 @@
 // Who may connect and disconnect which app (spec apps-and-connections §4 and §6), enforced on the server with the
 // spec's own strings. The app shows the same rules as tooltips and the upgrade prompt; here they are refusals.
+import { and, eq, or } from 'drizzle-orm';
 import {
   ConnectionType,
   GWORKSPACE_CHILDREN,
@@ -11,11 +12,13 @@ import {
   type AppDefinition,
 } from '../../common/catalogue';
 import { ConnectionStatus } from '../../common/connection-status';
-import { Feature } from '../../common/plans';
+import { Feature, planAllows } from '../../common/plans';
 import { apps } from '../../common/strings';
 import type { Viewer } from '../context';
-import type { AppConnection } from '../db/schema';
+import { appConnections, type AppConnection } from '../db/schema';
+import type { Db } from '../db/store';
 import { ApiError, badRequest, conflict, forbidden } from '../errors';
+import { orgSubscriptions } from '../orgs/load';
 import { ADMIN_REQUIRED_MESSAGE, planRequiredMessage } from './access';
 
 export type ExistingConnection = Pick<AppConnection, 'id' | 'appName' | 'isOrg' | 'userId' | 'statusCode'>;
@@ -79,6 +82,33 @@ export function assertMayConnect(input: {
     if (!allows(Feature.multipleAppAccounts))
       throw planRequired(planRequiredMessage(Feature.multipleAppAccounts));
   }
+}
+
+/** `assertMayConnect` against the org's plan and the connections the viewer can see, as the database holds them now. */
+export async function assertMayConnectNow(
+  db: Db,
+  viewer: Pick<Viewer, 'userId' | 'orgId' | 'admin'>,
+  app: AppDefinition,
+  isOrg: boolean,
+): Promise<void> {
+  const now = new Date();
+  const subs = await orgSubscriptions(db, viewer.orgId);
+  const existing = await db
+    .select({
+      id: appConnections.id,
+      appName: appConnections.appName,
+      isOrg: appConnections.isOrg,
+      userId: appConnections.userId,
+      statusCode: appConnections.statusCode,
+    })
+    .from(appConnections)
+    .where(
+      and(
+        eq(appConnections.orgId, viewer.orgId),
+        or(eq(appConnections.isOrg, true), eq(appConnections.userId, viewer.userId)),
+      ),
+    );
+  assertMayConnect({ app, isOrg, viewer, allows: (feature) => planAllows(subs, feature, now), existing });
 }
 
 /** Own individual connections, or org connections by an admin; HRIS org connections never (spec §4). */

@@ -1,4 +1,4 @@
-import type { Feedback } from '../../common/api/feedback';
+import { referenceVotesOf, type Feedback } from '../../common/api/feedback';
 import type { Feedback as FeedbackRow } from '../db/schema';
 
 /** The member's own feedback on one answer. */
@@ -8,7 +8,7 @@ export function presentFeedback(row: FeedbackRow): Feedback {
     response_id: row.responseId ?? '',
     rating: row.rating === 1 || row.rating === -1 ? row.rating : 0,
     comment: row.comment ?? null,
-    references_feedback: row.referencesFeedback,
+    references_feedback: referenceVotesOf(row.referencesFeedback),
     updated_at: row.updatedAt.toISOString(),
   };
 }

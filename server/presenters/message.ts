@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Rating } from '../../common/api/feedback';
+import type { Rating, ReferenceVotes } from '../../common/api/feedback';
 import {
   allReferencesSummarySchema,
   debugLogsSchema,
@@ -82,6 +82,9 @@ export function storedDebugLogs(row: Pick<Message, 'debugLogs'>): DebugLogs | nu
   return parsed.success ? parsed.data : null;
 }
 
+/** The reader's own feedback on an answer: their thumb and their votes on its references. */
+export type ReaderFeedback = { rating: Rating; references: ReferenceVotes };
+
 /** What a message is shown with besides its row, loaded for a whole page of messages at once. */
 export type MessageParts = {
   topic: Pick<Topic, 'id' | 'topicTitle' | 'createdAt'>;
@@ -90,7 +93,7 @@ export type MessageParts = {
   bot: Pick<Bot, 'id' | 'botName' | 'icon'> | null;
   files: MessageFile[];
   /** The reader's own feedback on this answer. */
-  rating: Rating | null;
+  feedback: ReaderFeedback | null;
   isReadable: (mention: DocumentMention) => boolean;
   /** Read through a public link: no emails, debug logs, files or feedback. */
   publicView: boolean;
@@ -106,6 +109,7 @@ export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
   const summary = allReferencesSummarySchema.safeParse(row.allReferencesSummary);
   const skills = skillRetrievedSchema.array().safeParse(row.skillRetrieved);
   const author = row.sender === 'USER' ? parts.author : null;
+  const references = storedReferences(row).filter(parts.isReadable);
   return {
     row_id: row.rowId,
     message_id: row.id,
@@ -129,14 +133,16 @@ export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
     bot_name: parts.bot?.botName ?? null,
     bot_icon: parts.bot?.icon ?? null,
     reply_to_id: row.replyToId ?? null,
-    references: storedReferences(row).filter(parts.isReadable),
+    references,
     allReferencesSummary: summary.success ? summary.data : null,
     relatedSearches: row.relatedSearches.filter((entry): entry is string => typeof entry === 'string'),
     debugLogs: debugLogs && { ...debugLogs, doc_data: debugLogs.doc_data.filter(parts.isReadable) },
     files: publicView ? [] : parts.files,
     extraData: {
       ...extraData,
-      ...(parts.rating !== null && !publicView ? { messageFeedback: { rating: parts.rating } } : {}),
+      ...(parts.feedback !== null && !publicView
+        ? { messageFeedback: presentReaderFeedback(parts.feedback, references) }
+        : {}),
     },
     skillRetrieved: skills.success ? skills.data : null,
     deepresearch: row.deepresearch,
@@ -145,4 +151,17 @@ export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
     isPreFinalGeneration: row.status === 'PENDING' && row.messageText.length > 0,
     progressBar: row.progressBar === null ? null : Math.min(100, Math.max(0, Math.round(row.progressBar))),
   };
+}
+
+/** Votes only on the references the reader is shown, so a vote cannot name a document they may no longer read. */
+function presentReaderFeedback(
+  feedback: ReaderFeedback,
+  shown: readonly Reference[],
+): { rating: Rating; references_feedback: ReferenceVotes } {
+  const votes: ReferenceVotes = {};
+  for (const reference of shown) {
+    const vote = feedback.references[reference.id];
+    if (vote !== undefined) votes[reference.id] = vote;
+  }
+  return { rating: feedback.rating, references_feedback: votes };
 }

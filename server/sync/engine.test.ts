@@ -121,7 +121,12 @@ describe('sync engine', () => {
     expect(Object.keys(docs).sort()).toEqual(['n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
     expect(docs.n1).toEqual(['org']);
     expect(docs.n3).toEqual(['public']);
-    expect(docs.n2).toEqual(['group:guru:eng', 'user:ada@example.com', 'user:grace@example.com']);
+    // The source's group, namespaced to the connection.
+    expect(docs.n2).toEqual([
+      `group:guru:${connection.id}:eng`,
+      'user:ada@example.com',
+      'user:grace@example.com',
+    ]);
     // No visibility on the note: private to the connection's owner.
     expect(docs.n4).toEqual(['user:owner@sync-engine.test']);
   });

@@ -3,7 +3,12 @@
 // starting again loses nothing and duplicates nothing: the next run resumes from the last committed cursor, and
 // re-indexing a batch that was cut short is a no-op for what had been written (upserts are keyed by source,
 // connection and external id).
-import { and, eq, inArray, sql } from 'drizzle-orm';
+//
+// Besides content, the engine keeps who may read it exact. On a full sync and in the periodic 'permissions' mode it
+// replaces the connection's groups with the source's snapshot (search reads memberships at query time, so a member
+// dropped from a group loses its documents at once); in the 'permissions' mode it also asks the source for the
+// current readers of every indexed document and re-ACLs those that changed, without fetching or re-chunking content.
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { getApp } from '../../common/catalogue';
 import { ConnectionStatus } from '../../common/connection-status';
 import { apps } from '../../common/strings';
@@ -12,25 +17,34 @@ import {
   InvalidCredentialsError,
   PermissionMismatchError,
   RateLimitedError,
+  DOCUMENT_ACL_BATCH_SIZE,
   createConnectorContext,
+  documentAclSchema,
+  groupMembershipSchema,
   syncBatchSchema,
   type ConnectorContext,
   type ConnectorLogger,
+  type GroupMembership,
   type SyncBatch,
 } from '../../connectors/sdk';
 import { appConnections, documents, jobs, users, type AppConnection } from '../db/schema';
 import type { Db, Tx } from '../db/store';
+import { siteArchivesFor } from '../uploads/site-archives';
 import {
   deleteDocuments,
+  effectiveAcl,
+  setDocumentAcl,
   upsertDocuments,
   userPrincipal,
   type DocumentRef,
   type IndexDocument,
 } from '../search';
-import { connectionExtra, decryptCredentials, storedCursor, type StoredCursor } from './connections';
+import { connectionExtra, storedCursor, type StoredCursor } from './connections';
+import { connectionPrincipal, expandGroups, replaceConnectionGroups } from './groups';
+import { freshCredentials } from './oauth-tokens';
 import { getConnector, type RegisteredConnector } from './registry';
 
-export const SYNC_MODES = ['full', 'incremental', 'prune'] as const;
+export const SYNC_MODES = ['full', 'incremental', 'prune', 'permissions'] as const;
 export type SyncMode = (typeof SYNC_MODES)[number];
 
 /** Statuses in which a connection syncs; the others wait for the user (reconnect) or are going away. */
@@ -66,6 +80,8 @@ export interface SyncInput {
 export type SyncOutcome =
   | { kind: 'complete'; batches: number }
   | { kind: 'pruned'; deleted: number }
+  /** `memberships`: group memberships stored; `changed`: documents re-ACLed or removed (now readable by nobody). */
+  | { kind: 'permissions'; memberships: number; changed: number }
   | { kind: 'skipped'; reason: string }
   /** The connection moved to ErrorReconnect or IndexingFailed: retrying will not help. */
   | { kind: 'stopped'; statusCode: number }
@@ -109,17 +125,20 @@ export function documentAcl(
   return acl.length === 0 ? null : [...acl];
 }
 
-function toIndexDocuments(running: Running, batch: SyncBatch) {
+/** documentAcl of what a connector reported, its groups namespaced to the connection. */
+function sourceAcl(running: Running, acl: readonly string[] | null): string[] | null {
   const { connection, ownerEmail } = running;
+  const namespaced = acl?.map((principal) => connectionPrincipal(connection.id, principal)) ?? null;
+  return documentAcl(namespaced, connection, ownerEmail);
+}
+
+function toIndexDocuments(running: Running, batch: SyncBatch) {
+  const { connection } = running;
   const upserts: IndexDocument[] = [];
   const removals: DocumentRef[] = [];
-  const ref = (externalId: string): DocumentRef => ({
-    source: connection.appName,
-    connectionId: connection.id,
-    externalId,
-  });
+  const ref = (externalId: string) => documentRef(connection, externalId);
   for (const doc of batch.documents) {
-    const acl = documentAcl(doc.acl, connection, ownerEmail);
+    const acl = sourceAcl(running, doc.acl);
     if (acl === null) {
       removals.push(ref(doc.externalId));
       continue;
@@ -143,6 +162,10 @@ function toIndexDocuments(running: Running, batch: SyncBatch) {
   const upserted = new Set(upserts.map((doc) => doc.externalId));
   for (const id of batch.deletedExternalIds ?? []) if (!upserted.has(id)) removals.push(ref(id));
   return { upserts, removals };
+}
+
+function documentRef(connection: Pick<AppConnection, 'id' | 'appName'>, externalId: string): DocumentRef {
+  return { source: connection.appName, connectionId: connection.id, externalId };
 }
 
 /** Locks the connection row for the transaction; throws when it is going away. */
@@ -252,6 +275,92 @@ async function prune(db: Db, running: Running, ctx: ConnectorContext<unknown, un
 }
 
 /**
+ * Replaces the connection's groups with the source's snapshot, once the listing has finished: a listing cut short
+ * leaves the previous snapshot in place. Individual connections skip it, their documents being their owner's only.
+ */
+async function syncGroups(
+  db: Db,
+  running: Running,
+  ctx: ConnectorContext<unknown, unknown>,
+): Promise<number> {
+  const { connection, connector, input } = running;
+  if (!connector.permissions || !connection.isOrg) return 0;
+  const memberships: GroupMembership[] = [];
+  for await (const page of connector.permissions(ctx)) {
+    for (const membership of page) memberships.push(groupMembershipSchema.parse(membership));
+    await renewLease(db, input.lease);
+  }
+  input.signal.throwIfAborted();
+  const members = expandGroups(connection.id, memberships);
+  return db.transaction(async (tx) => {
+    await lockConnection(tx, connection.id);
+    await renewLease(tx, input.lease);
+    return replaceConnectionGroups(tx, connection.orgId, connection.id, members);
+  });
+}
+
+function sameAcl(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((principal, index) => principal === b[index]);
+}
+
+/**
+ * Asks the source who may read each indexed document now, a batch of ids at a time, and applies the changes with
+ * setDocumentAcl (no re-chunking); a document the source now says nobody may read is removed. Ids the source
+ * leaves out are pruning's business. Answers how many documents changed.
+ */
+async function syncDocumentAcls(
+  db: Db,
+  running: Running,
+  ctx: ConnectorContext<unknown, unknown>,
+): Promise<number> {
+  const { connection, connector, ownerEmail, input } = running;
+  if (!connector.documentAcls || !connection.isOrg) return 0;
+  let changed = 0;
+  let after = '';
+  for (;;) {
+    const stored = await db
+      .select({ externalId: documents.externalId, acl: documents.acl })
+      .from(documents)
+      .where(
+        and(
+          eq(documents.orgId, connection.orgId),
+          eq(documents.connectionId, connection.id),
+          gt(documents.externalId, after),
+        ),
+      )
+      .orderBy(asc(documents.externalId))
+      .limit(DOCUMENT_ACL_BATCH_SIZE);
+    const last = stored.at(-1);
+    if (!last) return changed;
+    after = last.externalId;
+    const current = new Map(stored.map((row) => [row.externalId, row.acl]));
+    const answers = await connector.documentAcls(ctx, [...current.keys()]);
+    input.signal.throwIfAborted();
+    const updates: { ref: DocumentRef; acl: string[] }[] = [];
+    const removals: DocumentRef[] = [];
+    for (const answer of answers.map((raw) => documentAclSchema.parse(raw))) {
+      const was = current.get(answer.externalId);
+      if (was === undefined) continue;
+      current.delete(answer.externalId);
+      const acl = sourceAcl(running, answer.acl);
+      if (acl === null) removals.push(documentRef(connection, answer.externalId));
+      else if (!sameAcl(effectiveAcl(acl, ownerEmail), was))
+        updates.push({ ref: documentRef(connection, answer.externalId), acl });
+    }
+    await db.transaction(async (tx) => {
+      await lockConnection(tx, connection.id);
+      await renewLease(tx, input.lease);
+      // The indexer's writes nest as savepoints of this transaction, as in commitBatch.
+      const index = tx as unknown as Db;
+      for (const { ref, acl } of updates)
+        await setDocumentAcl(index, connection.orgId, ref, acl, { ownerEmail });
+      if (removals.length > 0) await deleteDocuments(index, connection.orgId, removals);
+    });
+    changed += updates.length + removals.length;
+  }
+}
+
+/**
  * Runs one sync of a connection. Transient failures (and bugs) are thrown for the job queue to retry with
  * back-off, leaving the status as it is; everything else ends in an outcome.
  */
@@ -277,12 +386,20 @@ export async function runSync(db: Db, input: SyncInput): Promise<SyncOutcome> {
   try {
     await renewLease(db, input.lease);
     const ctx = createConnectorContext(connector, {
-      credentials: decryptCredentials(connection),
+      credentials: await freshCredentials(db, connection, connector),
       config: connectionExtra(connection).config,
       logger: log,
       signal: input.signal,
+      siteArchives: siteArchivesFor(db, connection),
     });
-    if (input.mode === 'prune') return { kind: 'pruned', deleted: await prune(db, running, ctx) };
+    if (input.mode === 'prune')
+      return { kind: 'pruned', deleted: connector.pushed ? 0 : await prune(db, running, ctx) };
+    if (input.mode === 'permissions') {
+      const memberships = await syncGroups(db, running, ctx);
+      return { kind: 'permissions', memberships, changed: await syncDocumentAcls(db, running, ctx) };
+    }
+    // Groups first, so members see documents shared with their groups as soon as the documents are in.
+    if (input.mode === 'full') await syncGroups(db, running, ctx);
 
     const startedAt = ctx.now();
     let batches = 0;

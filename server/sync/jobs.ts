@@ -1,7 +1,8 @@
 // The sync engine's jobs and schedules. `connector.sync` runs one connection's sync (full, incremental or prune);
 // every sync job of a connection shares one dedupe key, so at most one of them is queued or running at a time.
-// `connector.disconnect` removes a connection's documents and then the connection. Two schedules fan out to every
-// connected connection: incremental syncs every 10 minutes, pruning daily.
+// `connector.disconnect` removes a connection's documents and then the connection. Three schedules fan out to every
+// connected connection: incremental syncs every 10 minutes, permission syncs (groups and document ACLs) every
+// 6 hours, pruning daily.
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { ConnectionStatus } from '../../common/connection-status';
@@ -17,11 +18,21 @@ export const CONNECTOR_SYNC_JOB = 'connector.sync';
 export const CONNECTOR_DISCONNECT_JOB = 'connector.disconnect';
 export const SYNC_DUE_JOB = 'connector.sync-due';
 export const PRUNE_DUE_JOB = 'connector.prune-due';
+export const PERMISSIONS_DUE_JOB = 'connector.permissions-due';
 
 export const INCREMENTAL_SYNC_EVERY_MS = 10 * 60_000;
+/**
+ * Sharing changes rarely show in a source's change feed, so this bounds how long a revoked reader keeps access
+ * through Scout; each run costs a request per 100 documents, which hourly would spend on large sources.
+ */
+export const PERMISSION_SYNC_EVERY_MS = 6 * 60 * 60_000;
 
 export const syncSchedule: Schedule = { kind: SYNC_DUE_JOB, everyMs: INCREMENTAL_SYNC_EVERY_MS };
 export const pruneSchedule: Schedule = { kind: PRUNE_DUE_JOB, everyMs: DAY_MS };
+export const permissionSyncSchedule: Schedule = {
+  kind: PERMISSIONS_DUE_JOB,
+  everyMs: PERMISSION_SYNC_EVERY_MS,
+};
 
 export const syncJobPayloadSchema = z.object({ connectionId: z.uuid(), mode: z.enum(SYNC_MODES) });
 const disconnectJobPayloadSchema = z.object({ connectionId: z.uuid() });
@@ -140,3 +151,4 @@ async function enqueueForAll(db: Db, mode: SyncMode): Promise<void> {
 
 registerJobHandler(SYNC_DUE_JOB, async (_job, { store }) => enqueueForAll(store.db, 'incremental'));
 registerJobHandler(PRUNE_DUE_JOB, async (_job, { store }) => enqueueForAll(store.db, 'prune'));
+registerJobHandler(PERMISSIONS_DUE_JOB, async (_job, { store }) => enqueueForAll(store.db, 'permissions'));

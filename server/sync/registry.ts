@@ -1,6 +1,8 @@
 // Which apps this server can connect: app shortname → Connector. The install route refuses an app with no entry
 // here (NOT_IMPLEMENTED) and the sync engine looks connectors up by the connection's app name.
 import type { Connector } from '../../connectors/sdk';
+import { customApiConnector } from '../../connectors/custom-api';
+import { gsitesConnector } from '../../connectors/gsites';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -26,3 +28,5 @@ export function hasConnector(appName: string): boolean {
 }
 
 registerConnector(websiteConnector);
+registerConnector(customApiConnector);
+registerConnector(gsitesConnector);

@@ -1,5 +1,5 @@
 // A fake "notes" API for the SDK's own tests: cursor-paginated notes, a page-numbered change feed with deletes,
-// Link-paginated ids, groups, per-note sharing and a bearer token. It stands in for a vendor to prove the
+// Link-paginated ids, groups, per-note sharing (looked up in batches by id) and a bearer token. It stands in for a vendor to prove the
 // interface, the HTTP client and the conformance kit together; real connectors fake their real vendor.
 import { cursorPages, linkPages, numberedPages, startFakeServer, type FakeServer } from '../fake-server';
 
@@ -19,6 +19,16 @@ export interface Note {
   shared_with?: { users: string[]; groups: string[] };
 }
 
+export type SharingSettings = Pick<Note, 'visibility' | 'shared_with'>;
+
+export interface NotesGroup {
+  id: string;
+  members: ({ type: 'user'; email: string } | { type: 'group'; id: string })[];
+}
+
+/** The most ids `/api/notes/permissions` answers at once. */
+export const PERMISSIONS_MAX_IDS = 100;
+
 type Change =
   { type: 'note.updated'; id: string; at: string } | { type: 'note.deleted'; id: string; at: string };
 
@@ -27,6 +37,9 @@ export interface NotesFake {
   readonly token: string;
   upsert(note: Partial<Note> & Pick<Note, 'id'>): Note;
   remove(id: string): void;
+  /** Changes who may read a note as sharing does at such vendors: no change-feed entry, no new updated_at. */
+  setSharing(id: string, sharing: SharingSettings): void;
+  setGroups(groups: NotesGroup[]): void;
   /** The role the token's user has: validate() wants an admin. */
   setRole(role: 'admin' | 'member'): void;
   close(): Promise<void>;
@@ -65,11 +78,26 @@ export function seedNotes(): Note[] {
   ];
 }
 
+/** `eng` holds Grace and, nested, `sre`, which holds Linus. */
+export function seedGroups(): NotesGroup[] {
+  return [
+    {
+      id: 'eng',
+      members: [
+        { type: 'user', email: 'Grace@Example.com' },
+        { type: 'group', id: 'sre' },
+      ],
+    },
+    { id: 'sre', members: [{ type: 'user', email: 'linus@example.com' }] },
+  ];
+}
+
 export async function startNotesFake(options: { pageSize?: number } = {}): Promise<NotesFake> {
   const token = 'notes-token-5f2a9c';
   const pageSize = options.pageSize ?? 2;
   const notes = new Map(seedNotes().map((note) => [note.id, note]));
   const changes: Change[] = [];
+  let groups = seedGroups();
   let role: 'admin' | 'member' = 'admin';
 
   const newestFirst = () => [...notes.values()].sort((a, b) => b.updated_at.localeCompare(a.updated_at));
@@ -100,20 +128,21 @@ export async function startNotesFake(options: { pageSize?: number } = {}): Promi
   server.route(
     'GET',
     '/api/groups',
-    cursorPages(
-      () => [
-        {
-          id: 'eng',
-          members: [
-            { type: 'user', email: 'Grace@Example.com' },
-            { type: 'group', id: 'sre' },
-          ],
-        },
-        { id: 'sre', members: [{ type: 'user', email: 'linus@example.com' }] },
-      ],
-      { pageSize: 1, itemsKey: 'groups' },
-    ),
+    cursorPages(() => groups, { pageSize: 1, itemsKey: 'groups' }),
   );
+  // Unknown ids are left out of the answer, as deleted notes are.
+  server.route('GET', '/api/notes/permissions', (request) => {
+    const ids = (request.query.get('ids') ?? '').split(',').filter((id) => id !== '');
+    if (ids.length === 0 || ids.length > PERMISSIONS_MAX_IDS)
+      return { status: 400, json: { error: `ids: 1 to ${PERMISSIONS_MAX_IDS} note ids` } };
+    const permissions = ids.flatMap((id) => {
+      const note = notes.get(id);
+      return note
+        ? [{ id, author: note.author, visibility: note.visibility, shared_with: note.shared_with }]
+        : [];
+    });
+    return { json: { permissions } };
+  });
 
   return {
     server,
@@ -140,6 +169,14 @@ export async function startNotesFake(options: { pageSize?: number } = {}): Promi
     remove(id) {
       notes.delete(id);
       changes.push({ type: 'note.deleted', id, at: new Date().toISOString() });
+    },
+    setSharing(id, sharing) {
+      const note = notes.get(id);
+      if (!note) throw new Error(`no note ${id}`);
+      notes.set(id, { ...note, visibility: sharing.visibility, shared_with: sharing.shared_with });
+    },
+    setGroups(next) {
+      groups = next;
     },
     setRole(next) {
       role = next;

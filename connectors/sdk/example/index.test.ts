@@ -85,6 +85,19 @@ describe('example notes connector', () => {
     });
   });
 
+  it('answers documents’ current readers by id, without their content, leaving out ids the source lacks', async () => {
+    notes.setSharing('n1', { visibility: 'restricted', shared_with: { users: [], groups: ['sre'] } });
+    notes.setSharing('n3', {});
+    notes.server.clearLog();
+    const answers = await notesConnector.documentAcls!(context(), ['n1', 'n3', 'n6', 'gone']);
+    expect(answers).toEqual([
+      { externalId: 'n1', acl: ['user:ada@example.com', 'group:guru:sre'] },
+      { externalId: 'n3', acl: null },
+      { externalId: 'n6', acl: ['org'] },
+    ]);
+    expect(notes.server.requests.map((request) => request.path)).toEqual(['/api/notes/permissions']);
+  });
+
   it('starts over when handed a cursor it cannot read', async () => {
     const batches = await collect(notesConnector.incrementalSync(context(), { from: 'another version' }));
     expect(batches.flatMap((batch) => batch.documents)).toHaveLength(6);

@@ -16,6 +16,7 @@ import {
   paginateByPageNumber,
   userPrincipal,
   type ConnectorContext,
+  type DocumentAcl,
   type GroupMembership,
   type HttpClient,
   type Principal,
@@ -45,6 +46,9 @@ const noteSchema = z.object({
   shared_with: z.object({ users: z.array(z.string()), groups: z.array(z.string()) }).optional(),
 });
 type Note = z.output<typeof noteSchema>;
+const sharingSchema = noteSchema.pick({ id: true, author: true, visibility: true, shared_with: true });
+type Sharing = z.output<typeof sharingSchema>;
+const permissionsSchema = z.object({ permissions: z.array(sharingSchema) });
 
 const meSchema = z.object({
   user: z.object({ id: z.string(), email: z.email(), role: z.string() }),
@@ -88,7 +92,7 @@ function api(ctx: Context): HttpClient {
   });
 }
 
-function aclOf(note: Note): Principal[] | null {
+function aclOf(note: Sharing): Principal[] | null {
   switch (note.visibility) {
     case 'public':
       return [PUBLIC_PRINCIPAL];
@@ -236,5 +240,12 @@ export const notesConnector = defineConnector({
         ),
       }));
     }
+  },
+
+  async documentAcls(ctx, externalIds) {
+    const answer = await api(ctx).json('/api/notes/permissions', permissionsSchema, {
+      query: { ids: externalIds.join(',') },
+    });
+    return answer.permissions.map((note): DocumentAcl => ({ externalId: note.id, acl: aclOf(note) }));
   },
 });

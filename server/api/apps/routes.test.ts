@@ -258,14 +258,13 @@ const CASES: Case[] = [
     message: planRequiredMessage('apiAccess'),
   },
   {
-    name: 'custom-api with API access but no connector',
+    name: 'custom-api with API access but no connection name',
     plan: 'ENTERPRISE',
     actor: 'admin',
     app: 'custom-api',
     isOrg: true,
     status: 400,
-    code: 'NOT_IMPLEMENTED',
-    message: NOT_CONNECTABLE_MESSAGE,
+    code: 'VALIDATION_FAILED',
   },
   {
     name: 'gworkspace: org Gmail blocks org Calendar',

@@ -11,25 +11,25 @@ import {
 import { INSTALL_PAYLOAD_SCHEMAS } from '../../../common/api/connectors';
 import { APPS, getApp } from '../../../common/catalogue';
 import { ConnectionStatus } from '../../../common/connection-status';
-import { planAllows } from '../../../common/plans';
 import { apps as appStrings } from '../../../common/strings';
 import {
   InvalidCredentialsError,
   PermissionMismatchError,
   createConnectorContext,
   type ConnectionIdentity,
+  type SiteArchives,
 } from '../../../connectors/sdk';
 import { newId } from '../../db/ids';
 import { appConnections, orgs } from '../../db/schema';
 import type { Db } from '../../db/store';
 import { ApiError, badRequest, notFound } from '../../errors';
 import { viewerOf } from '../../policies/access';
-import { assertMayConnect, assertMayDisconnect, notConnectable } from '../../policies/app-connections';
-import { orgSubscriptions } from '../../orgs/load';
+import { assertMayConnectNow, assertMayDisconnect, notConnectable } from '../../policies/app-connections';
 import { presentAppConnection } from '../../presenters/app-connection';
 import { encryptCredentials } from '../../sync/connections';
 import { enqueueSync, startDisconnect } from '../../sync/jobs';
 import { getConnector, hasConnector, type RegisteredConnector } from '../../sync/registry';
+import { siteArchivesFor } from '../../uploads/site-archives';
 
 /** How long an install may spend checking the credentials with the vendor. */
 const VALIDATE_TIMEOUT_MS = 30_000;
@@ -45,12 +45,14 @@ async function validateInstall(
   appName: string,
   credentials: unknown,
   config: unknown,
+  siteArchives: SiteArchives,
 ): Promise<ConnectionIdentity> {
   try {
     const ctx = createConnectorContext(connector, {
       credentials,
       config,
       signal: AbortSignal.timeout(VALIDATE_TIMEOUT_MS),
+      siteArchives,
     });
     return await connector.validate(ctx);
   } catch (error) {
@@ -100,29 +102,7 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
         assertMayDisconnect(reconnecting, viewer);
         if (reconnecting.statusCode === ConnectionStatus.Disconnecting) throw notFound('No such connection.');
       } else {
-        const subs = await orgSubscriptions(db(), viewer.orgId);
-        const live = await db()
-          .select({
-            id: appConnections.id,
-            appName: appConnections.appName,
-            isOrg: appConnections.isOrg,
-            userId: appConnections.userId,
-            statusCode: appConnections.statusCode,
-          })
-          .from(appConnections)
-          .where(
-            and(
-              eq(appConnections.orgId, viewer.orgId),
-              or(eq(appConnections.isOrg, true), eq(appConnections.userId, viewer.userId)),
-            ),
-          );
-        assertMayConnect({
-          app: definition,
-          isOrg,
-          viewer,
-          allows: (feature) => planAllows(subs, feature, now),
-          existing: live,
-        });
+        await assertMayConnectNow(db(), viewer, definition, isOrg);
       }
 
       const connector = getConnector(definition.shortname);
@@ -133,9 +113,24 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       if (!parsed.success)
         throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid input.', 'VALIDATION_FAILED');
-      const payload = parsed.data as Record<string, unknown>;
+      const { icon, ...payload } = parsed.data as Record<string, unknown>;
+      const connectionName = typeof payload.connection_name === 'string' ? payload.connection_name : null;
+      // Pushes and the app tell custom-api connections apart by name (spec §5).
+      if (
+        connectionName !== null &&
+        existing.some(
+          (row) =>
+            row.id !== reconnecting?.id &&
+            row.statusCode !== ConnectionStatus.Disconnecting &&
+            row.connectionName?.toLowerCase() === connectionName.toLowerCase(),
+        )
+      )
+        throw badRequest(appStrings.UNIQUE_CONNECTION_NAME, 'VALIDATION_FAILED');
       const { config } = splitPayload(connector, payload);
-      const identity = await validateInstall(connector, definition.displayName, payload, config);
+      // The archives the connection's owner, who keeps it through a reconnect, will sync from.
+      const owner = { orgId: viewer.orgId, userId: reconnecting ? reconnecting.userId : viewer.userId };
+      const archives = siteArchivesFor(db(), owner);
+      const identity = await validateInstall(connector, definition.displayName, payload, config, archives);
       const credentials = connector.credentialsSchema.parse(payload);
 
       const id = reconnecting?.id ?? newId();
@@ -146,7 +141,8 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
         email: identity.email ?? null,
         workspaceName: identity.workspaceName ?? null,
         appUserId: identity.appUserId ?? null,
-        connectionName: typeof payload.connection_name === 'string' ? payload.connection_name : null,
+        connectionName,
+        icon: typeof icon === 'string' ? icon : null,
         extra: { config },
       };
       const [row] = reconnecting
@@ -203,16 +199,6 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
           new Date(),
         ),
       };
-    },
-  );
-
-  // No OAuth app has a connector yet; the popup flow arrives with the first one.
-  app.put(
-    '/oauth/:app',
-    { config: { access: 'signedIn' }, schema: { params: appParamsSchema } },
-    async (request) => {
-      if (!getApp(request.params.app)) throw notFound('No such app.');
-      throw notConnectable();
     },
   );
 

@@ -1,0 +1,1 @@
+ALTER TABLE "document_chunks" ALTER COLUMN "search" DROP NOT NULL;
