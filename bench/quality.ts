@@ -1,4 +1,7 @@
-// `npm run bench:quality -- [--engine pg_textsearch|sql] [--database-url URL] [COLLECTION_DIR…]`
+// `npm run bench:quality -- [--engine pg_textsearch|sql] [--database-url URL] [--embeddings-url URL] [COLLECTION_DIR…]`
+//
+// --embeddings-url fuses the vector signal in (an OpenAI-compatible /embeddings API; EMBEDDING_MODEL and the other
+// EMBEDDING_* variables apply as they do to Scout).
 //
 // Ranking quality on the retrieval test collections (DESIGN §4, ../shared/eval/README.md): each collection is
 // indexed through the real indexing path (one org, every document readable by 'org'), each query runs through
@@ -15,7 +18,9 @@ import { eq } from 'drizzle-orm';
 import { orgs } from '../server/db/schema';
 import { openStore, type Store } from '../server/db/store';
 import {
+  configureEmbeddings,
   initSearch,
+  loadEmbeddingSettings,
   principalsFor,
   searchChunks,
   upsertDocuments,
@@ -34,6 +39,7 @@ const INTERACTIVE_QUERIES = 50;
 interface Options {
   engine?: SearchEngine;
   databaseUrl?: string;
+  embeddingsUrl?: string;
   collections: string[];
 }
 
@@ -43,6 +49,7 @@ function parseArgs(argv: string[]): Options {
     const arg = argv[i]!;
     if (arg === '--engine') options.engine = argv[++i] as SearchEngine;
     else if (arg === '--database-url') options.databaseUrl = argv[++i];
+    else if (arg === '--embeddings-url') options.embeddingsUrl = argv[++i];
     else options.collections.push(path.resolve(arg));
   }
   if (options.collections.length === 0) {
@@ -69,6 +76,10 @@ async function benchCollection(dir: string, options: Options, runDir: string): P
   const store: Store = await openStore(
     options.databaseUrl ? { databaseUrl: options.databaseUrl } : { memory: true },
   );
+  if (options.embeddingsUrl) {
+    const settings = loadEmbeddingSettings({ ...process.env, EMBEDDING_BASE_URL: options.embeddingsUrl });
+    configureEmbeddings(store.db, { settings });
+  }
   const domain = `bench-${name}-${Date.now().toString(36)}.example.com`;
   const org = await createOrg(store.db, { domain });
   try {

@@ -8,6 +8,7 @@ import { openStore, type Store } from './db/store';
 import { seedDemoOnFirstStart } from './demo/seed';
 import { createMailer } from './email/mailer';
 import type { Logger } from './logger';
+import { initSearch } from './search';
 import { VERSION } from './version';
 
 export type RunningServer = { app: FastifyInstance; store: Store; url: string; close(): Promise<void> };
@@ -20,6 +21,9 @@ export async function startServer(
   const store =
     options.store ??
     (await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger: options.logger }));
+  // the bm25 index is built before the first query rather than while it waits
+  const search = await initSearch(store);
+  options.logger.info(search, 'search ready');
   await seedDemoOnFirstStart(store, options.logger);
   const masterKey = config.secretKey ? parseSecretKey(config.secretKey) : loadSecretKey(config.dataDir);
   setDefaultSecretKey(masterKey);

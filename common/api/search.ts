@@ -13,7 +13,7 @@ export const AUTOSUGGEST_RECENT_MAX = 5;
 export const PREVIEW_CONTEXT_CHARS = 1500;
 
 /** Sources that are not apps of the catalogue. */
-export const EXTRA_SEARCH_SOURCES = ['verified_answers', 'uploads', 'web'] as const;
+export const EXTRA_SEARCH_SOURCES = ['verified_answers', 'files', 'web'] as const;
 export const isSearchSource = (value: string) =>
   isAppShortname(value) || (EXTRA_SEARCH_SOURCES as readonly string[]).includes(value);
 

@@ -4,6 +4,7 @@
  * (OpenSearch) would be another implementation of these functions.
  */
 import type { Store } from '../db/store';
+import { ensureEmbeddings } from './embeddings';
 import { ensureSearchIndexes } from './engines';
 
 export {
@@ -19,6 +20,8 @@ export {
 } from './acl';
 export { chunkDocument, estimateTokens, type Chunk, type ChunkOptions } from './chunking';
 export { BM25_INDEX_NAME, ensureSearchIndexes, type SearchEngine } from './engines';
+export { configureEmbeddings, ensureEmbeddings } from './embeddings';
+export { loadEmbeddingSettings, type EmbeddingSettings } from './embeddings-provider';
 export {
   deleteConnectionDocuments,
   deleteDocuments,
@@ -37,6 +40,8 @@ export {
   countByObjectType,
   countBySource,
   DEFAULT_LIMIT,
+  FACET_DEPTH,
+  facetCounts,
   MAX_LIMIT,
   MAX_OFFSET,
   SEARCH_SORTS,
@@ -53,9 +58,15 @@ export {
 } from './search';
 
 /**
- * Prepares the store for search at start: the pg_textsearch index where the extension exists. Idempotent; search
- * would do it on first use, but a large table is better indexed before the first query waits for it.
+ * Prepares the store for search at start: the pg_textsearch index where the extension exists, the vector column
+ * when an embedding provider is configured. Idempotent; search would do it on first use, but a large table is
+ * better indexed before the first query waits for it.
  */
-export async function initSearch(store: Store): Promise<{ engine: 'pg_textsearch' | 'sql' }> {
-  return { engine: (await ensureSearchIndexes(store)) ? 'pg_textsearch' : 'sql' };
+export async function initSearch(
+  store: Store,
+): Promise<{ engine: 'pg_textsearch' | 'sql'; vectors: boolean }> {
+  const engine = (await ensureSearchIndexes(store)) ? 'pg_textsearch' : 'sql';
+  // a provider that is down at start is asked again on first use
+  const vectors = (await ensureEmbeddings(store.db).catch(() => null)) !== null;
+  return { engine, vectors };
 }

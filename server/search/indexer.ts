@@ -11,11 +11,12 @@
  */
 import { createHash } from 'node:crypto';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
-import type { PgInsertValue } from 'drizzle-orm/pg-core';
+import { newId } from '../db/ids';
 import { documentChunks, documents, type Document, type NewDocument } from '../db/schema';
 import type { Db, DbOrTx, Tx } from '../db/store';
 import { effectiveAcl, type Principal } from './acl';
 import { CHUNKER_VERSION, chunkDocument, formatSectionPath } from './chunking';
+import { embedIndexedChunks } from './embeddings';
 
 /** Identity of a document: unique per org by (source, connection, external id). */
 export interface DocumentRef {
@@ -162,22 +163,18 @@ export async function upsertDocuments(
     }
 
     if (rechunkIds.length > 0) {
-      await adjustStatistics(tx, orgId, rechunkIds, -1);
+      await removeStatistics(tx, orgId, rechunkIds);
       await tx
         .delete(documentChunks)
         .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.documentId, rechunkIds)));
     }
     await insertChunks(tx, orgId, toChunk);
-    await adjustStatistics(
-      tx,
-      orgId,
-      toChunk.map((entry) => entry.id),
-      1,
-    );
     result.documentIds = batch.map((prepared) => ids.get(prepared.key)!);
     return result;
   });
   if (written.inserted + written.rechunked > 0) await analyzeIfStale(db);
+  // vectors after the commit: the provider's health never decides whether a document is indexed
+  if (written.inserted + written.rechunked > 0) await embedIndexedChunks(db, orgId, written.documentIds);
   return written;
 }
 
@@ -280,36 +277,99 @@ async function findDocuments(
   return found;
 }
 
+/** A PostgreSQL array literal of text (the ACL of each chunk travels as one element of a text[] parameter). */
+function textArrayLiteral(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`).join(',')}}`;
+}
+
+/**
+ * Writes the chunks of these documents and adds them to the org's statistics, in one statement per slice: each
+ * chunk's text is tokenised once (tokenising is most of what indexing costs), and that one tsvector gives the
+ * stored `search` column, the BM25 length and the slice's lexeme counts for `search_term_stats`.
+ */
 async function insertChunks(tx: Tx, orgId: string, entries: readonly { id: string; prepared: Prepared }[]) {
-  const rows: PgInsertValue<typeof documentChunks>[] = [];
+  const rows: {
+    documentId: string;
+    ord: number;
+    title: string;
+    sectionPath: string | null;
+    text: string;
+    prefix: string;
+    start: number;
+    end: number;
+    tokenCount: number;
+    source: string;
+    metadata: ReturnType<typeof chunkMetadata>;
+  }[] = [];
   for (const { id, prepared } of entries) {
     const { doc } = prepared;
     const metadata = chunkMetadata(documentValues(orgId, prepared));
     for (const chunk of chunkDocument({ title: doc.title, body: doc.body })) {
       rows.push({
-        orgId,
         documentId: id,
         ord: chunk.ord,
         title: doc.title,
         sectionPath: chunk.sectionPath.length > 0 ? formatSectionPath(chunk.sectionPath) : null,
-        body: chunk.text,
-        startOffset: chunk.start,
-        endOffset: chunk.end,
+        text: chunk.text,
+        prefix: chunk.text.slice(0, chunk.text.length - (chunk.end - chunk.start)),
+        start: chunk.start,
+        end: chunk.end,
         tokenCount: chunk.tokenCount,
         source: doc.source,
-        ...metadata,
-        // BM25 length as pg_textsearch counts it: lexeme occurrences of the english tsvector
-        searchLength: sql`(SELECT coalesce(sum(cardinality(u.positions)), 0)::int
-          FROM unnest(to_tsvector('english', ${chunk.text}::text)) AS u)`,
-        // the prefix's words come first in the tsvector, so its last position bounds title and headings
-        prefixPositions: sql`(SELECT coalesce(max(p), 0)::int
-          FROM unnest(to_tsvector('english', ${chunk.text.slice(0, chunk.text.length - (chunk.end - chunk.start))}::text)) AS u,
-            unnest(u.positions) AS p)`,
+        metadata,
       });
     }
   }
   for (let i = 0; i < rows.length; i += CHUNK_INSERT_BATCH) {
-    await tx.insert(documentChunks).values(rows.slice(i, i + CHUNK_INSERT_BATCH));
+    const slice = rows.slice(i, i + CHUNK_INSERT_BATCH);
+    const column = <T>(value: (row: (typeof slice)[number]) => T) => sql.param(slice.map(value));
+    await tx.execute(sql`
+      WITH input AS (
+        SELECT * FROM unnest(
+          ${column(() => newId())}::uuid[], ${column((row) => row.documentId)}::uuid[], ${column((row) => row.ord)}::int[],
+          ${column((row) => row.title)}::text[], ${column((row) => row.sectionPath)}::text[],
+          ${column((row) => row.text)}::text[], ${column((row) => row.prefix)}::text[],
+          ${column((row) => row.start)}::int[], ${column((row) => row.end)}::int[],
+          ${column((row) => row.tokenCount)}::int[], ${column((row) => row.source)}::text[],
+          ${column((row) => row.metadata.objectType)}::text[], ${column((row) => row.metadata.fileType)}::text[],
+          ${column((row) => row.metadata.authorEmail)}::text[],
+          ${column((row) => row.metadata.modifiedTime?.toISOString() ?? null)}::timestamptz[],
+          ${column((row) => textArrayLiteral(row.metadata.acl))}::text[]
+        ) AS i(id, document_id, ord, title, section_path, body, prefix, start_offset, end_offset, token_count, source,
+          object_type, file_type, author_email, modified_time, acl)
+      ),
+      tokenised AS MATERIALIZED (
+        SELECT i.*, v.search,
+          -- BM25 length as pg_textsearch counts it: lexeme occurrences of the english tsvector
+          (SELECT coalesce(sum(cardinality(u.positions)), 0)::int FROM unnest(v.search) AS u) AS search_length,
+          -- the prefix's words come first in the tsvector, so its last position bounds title and headings
+          (SELECT coalesce(max(p), 0)::int
+            FROM unnest(to_tsvector('english', i.prefix)) AS u, unnest(u.positions) AS p) AS prefix_positions
+        FROM input i, LATERAL (SELECT to_tsvector('english', i.body) AS search) AS v
+      ),
+      chunks AS (
+        INSERT INTO document_chunks (id, org_id, document_id, ord, title, section_path, body, start_offset, end_offset,
+          token_count, source, object_type, file_type, author_email, modified_time, acl, search, search_length,
+          prefix_positions)
+        SELECT id, ${orgId}::uuid, document_id, ord, title, section_path, body, start_offset, end_offset, token_count,
+          source, object_type, file_type, author_email, modified_time, acl::text[], search, search_length,
+          prefix_positions
+        FROM tokenised
+      ),
+      terms AS (
+        INSERT INTO search_term_stats (org_id, lexeme, doc_freq)
+        SELECT ${orgId}::uuid, t.lexeme, count(*)::int
+        FROM tokenised, unnest(tsvector_to_array(tokenised.search)) AS t(lexeme)
+        GROUP BY t.lexeme
+        ORDER BY t.lexeme
+        ON CONFLICT (org_id, lexeme) DO UPDATE SET doc_freq = search_term_stats.doc_freq + excluded.doc_freq
+      )
+      INSERT INTO search_stats (org_id, chunk_count, total_length, updated_at)
+      SELECT ${orgId}::uuid, count(*), coalesce(sum(search_length), 0), now() FROM tokenised
+      ON CONFLICT (org_id) DO UPDATE SET
+        chunk_count = search_stats.chunk_count + excluded.chunk_count,
+        total_length = search_stats.total_length + excluded.total_length,
+        updated_at = excluded.updated_at`);
   }
 }
 
@@ -323,37 +383,33 @@ async function lockOrgIndex(tx: Tx, orgId: string): Promise<void> {
 }
 
 /**
- * Adds (+1) or removes (-1) the current chunks of these documents to or from the org's statistics. Removal must
- * run before the chunks are deleted, addition after they are inserted. Lexemes are written in sorted order so
- * concurrent writers (of other orgs' rows, or without the lock) cannot deadlock on them.
+ * Removes the current chunks of these documents from the org's statistics; it must run before they are deleted
+ * (insertChunks adds new ones). A lexeme no chunk holds any more leaves the table.
  */
-async function adjustStatistics(tx: Tx, orgId: string, documentIds: readonly string[], sign: 1 | -1) {
+async function removeStatistics(tx: Tx, orgId: string, documentIds: readonly string[]) {
   if (documentIds.length === 0) return;
   const ids = sql.param([...documentIds]);
   await tx.execute(sql`
-    INSERT INTO search_term_stats (org_id, lexeme, doc_freq)
-    SELECT ${orgId}::uuid, t.lexeme, ${sign}::int * count(*)::int
-    FROM document_chunks c, unnest(tsvector_to_array(c.search)) AS t(lexeme)
-    WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
-    GROUP BY t.lexeme
-    ORDER BY t.lexeme
-    ON CONFLICT (org_id, lexeme) DO UPDATE SET doc_freq = search_term_stats.doc_freq + excluded.doc_freq`);
-  if (sign < 0) {
-    await tx.execute(sql`
-      DELETE FROM search_term_stats s
-      WHERE s.org_id = ${orgId}::uuid AND s.doc_freq <= 0 AND s.lexeme IN (
-        SELECT t.lexeme FROM document_chunks c, unnest(tsvector_to_array(c.search)) AS t(lexeme)
-        WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[]))`);
-  }
+    WITH removed AS MATERIALIZED (
+      SELECT t.lexeme, count(*)::int AS n
+      FROM document_chunks c, unnest(tsvector_to_array(c.search)) AS t(lexeme)
+      WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
+      GROUP BY t.lexeme
+    ),
+    kept AS (
+      UPDATE search_term_stats s SET doc_freq = s.doc_freq - r.n FROM removed r
+      WHERE s.org_id = ${orgId}::uuid AND s.lexeme = r.lexeme AND s.doc_freq > r.n
+    )
+    DELETE FROM search_term_stats s USING removed r
+    WHERE s.org_id = ${orgId}::uuid AND s.lexeme = r.lexeme AND s.doc_freq <= r.n`);
   await tx.execute(sql`
-    INSERT INTO search_stats (org_id, chunk_count, total_length, updated_at)
-    SELECT ${orgId}::uuid, ${sign}::int * count(*), ${sign}::int * coalesce(sum(c.search_length), 0), now()
-    FROM document_chunks c
-    WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
-    ON CONFLICT (org_id) DO UPDATE SET
-      chunk_count = search_stats.chunk_count + excluded.chunk_count,
-      total_length = search_stats.total_length + excluded.total_length,
-      updated_at = excluded.updated_at`);
+    UPDATE search_stats s SET chunk_count = s.chunk_count - r.n, total_length = s.total_length - r.length,
+      updated_at = now()
+    FROM (
+      SELECT count(*) AS n, coalesce(sum(c.search_length), 0) AS length FROM document_chunks c
+      WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
+    ) AS r
+    WHERE s.org_id = ${orgId}::uuid`);
 }
 
 /** Rebuilds the org's statistics from its chunks (after a reindex, or to heal drift). */
@@ -402,7 +458,7 @@ async function documentIdsFor(tx: Tx, orgId: string, refs: readonly DocumentRef[
 
 async function deleteByIds(tx: Tx, orgId: string, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
-  await adjustStatistics(tx, orgId, ids, -1);
+  await removeStatistics(tx, orgId, ids);
   // chunks go with their document (ON DELETE CASCADE)
   const deleted = await tx
     .delete(documents)
@@ -508,7 +564,7 @@ export async function reindexOrg(
         .limit(batchSize);
       if (batch.length === 0) return 0;
       const ids = batch.map((row) => row.id);
-      await adjustStatistics(tx, orgId, ids, -1);
+      await removeStatistics(tx, orgId, ids);
       await tx
         .delete(documentChunks)
         .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.documentId, ids)));
@@ -517,10 +573,11 @@ export async function reindexOrg(
         return { id: row.id, prepared: { doc, key: refKey(row), acl: row.acl, hash: contentHash(row) } };
       });
       await insertChunks(tx, orgId, entries);
-      for (const { id, prepared } of entries) {
-        await tx.update(documents).set({ contentHash: prepared.hash }).where(eq(documents.id, id));
-      }
-      await adjustStatistics(tx, orgId, ids, 1);
+      await tx.execute(sql`
+        UPDATE documents d SET content_hash = v.hash
+        FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(entries.map((entry) => entry.prepared.hash))}::text[])
+          AS v(id, hash)
+        WHERE d.org_id = ${orgId}::uuid AND d.id = v.id`);
       cursor = ids[ids.length - 1]!;
       return batch.length;
     });
@@ -533,6 +590,7 @@ export async function reindexOrg(
     await recomputeStatistics(tx, orgId);
   });
   await analyzeIfStale(db);
+  await embedIndexedChunks(db, orgId);
   const [counted] = await db
     .select({ chunks: sql<number>`count(*)::int` })
     .from(documentChunks)

@@ -5,7 +5,14 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Store, Tx } from '../db/store';
-import { ensureSearchIndexes, lexemeTsquery, proposeCandidates, type SearchEngine } from './engines';
+import { prepareVectorQuery, withVectorSignal } from './embeddings';
+import {
+  BM25_INDEX_NAME,
+  ensureSearchIndexes,
+  lexemeTsquery,
+  proposeCandidates,
+  type SearchEngine,
+} from './engines';
 import {
   averageLength,
   expandQuery,
@@ -122,12 +129,16 @@ export interface SearchResults {
   engine: SearchEngine;
   /** The query's lexemes (English stems, stop words removed). */
   terms: string[];
+  /** Those of `terms` found in at least one chunk the search looked at: every one of them is readable. */
+  matchedTerms: string[];
 }
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 1000;
 export const MAX_OFFSET = 10_000;
 export const TOTAL_CAP = 10_000;
+/** Matching readable chunks that facet counts look at, at most (see `facetCounts`). */
+export const FACET_DEPTH = 1_000;
 /** Candidate chunks per result wanted, so one document's chunks cannot starve the page (min 100). */
 const POOL_PER_RESULT = 5;
 const MIN_POOL = 200;
@@ -547,8 +558,18 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
   const offset = clamp(request.offset ?? 0, 0, MAX_OFFSET);
   const now = request.now ?? new Date();
   const snippets = request.snippets !== false;
-  const empty: SearchResults = { hits: [], total: 0, totalExact: true, hasMore: false, engine, terms: [] };
+  const empty: SearchResults = {
+    hits: [],
+    total: 0,
+    totalExact: true,
+    hasMore: false,
+    engine,
+    terms: [],
+    matchedTerms: [],
+  };
   if (request.principals.length === 0) return empty;
+  // before the transaction: the provider's round trip must not hold the store's connection
+  const vectorQuery = await prepareVectorQuery(store.db, request);
 
   return readTransaction(store, async (tx) => {
     const { orgId } = request;
@@ -562,6 +583,11 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
     const matching = blank ? where : sql`${where} AND c.search @@ ${lexemeTsquery(lexemes, '|')}::tsquery`;
     const counted = request.count === false ? null : await countDocuments(tx, matching);
     const sort: SearchSort = request.sort ?? 'relevance';
+    const matched = new Set<string>();
+    const noteMatches = (seen: readonly CandidateChunk[]) => {
+      for (const candidate of seen)
+        for (const lexeme of lexemes) if ((candidate.termFreqs[lexeme] ?? 0) > 0) matched.add(lexeme);
+    };
     const finish = (hits: SearchHit[], more: boolean): SearchResults => ({
       hits,
       total: counted?.total ?? -1,
@@ -571,6 +597,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         : more,
       engine,
       terms: lexemes,
+      matchedTerms: [...matched],
     });
 
     if (blank || sort !== 'relevance') {
@@ -609,6 +636,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
           lexemes,
         );
         termsOf = new Map(candidates.map((candidate) => [candidate.chunkId, candidate.termFreqs]));
+        noteMatches(candidates);
         const ranked = new Map(
           rankDocuments(candidates, terms, stats, now).map((doc) => [doc.documentId, doc]),
         );
@@ -678,6 +706,18 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       const rescored = await withFeedback(tx, orgId, where, pool, ranked, terms, stats, now);
       if (rescored) ranked = rescored.ranked;
     }
+    if (vectorQuery) {
+      const fused = await withVectorSignal(tx, vectorQuery, {
+        where,
+        matching,
+        ranked,
+        wanted: offset + limit,
+        now,
+      });
+      ranked = fused.ranked;
+      if (counted) counted.total = Math.min(counted.total + fused.vectorOnly, TOTAL_CAP);
+    }
+    noteMatches(candidates);
     const hits = await presentHits(tx, orgId, ranked.slice(offset, offset + limit), {
       termsOf: new Map(candidates.map((candidate) => [candidate.chunkId, candidate.termFreqs])),
       lexemes,
@@ -702,35 +742,106 @@ const FACET_COLUMNS: Record<FacetField, SQL> = {
   fileType: sql`c.file_type`,
 };
 
+type FacetRequest = Pick<SearchRequest, 'orgId' | 'principals' | 'q' | 'engine'>;
+
 /**
- * Matching readable documents per value of one field, under the request's ACL and filters (a caller that wants
- * the counts of every app while one app is selected passes the filters without that one).
+ * Matching readable documents per value of each field, each under the request's ACL and the filters given for it
+ * (a caller that wants the counts of every app while one app is selected passes that field's filters without
+ * that one); fields with equal filters are counted in one pass. Exact while at most FACET_DEPTH readable chunks
+ * match; beyond that the counts describe the FACET_DEPTH best-ranked of them (pg_textsearch's ordered top-k
+ * scan, the ACL a filter inside it; the SQL engine takes them as the GIN index finds them): a long question
+ * matches most of an org, and counting all of it would cost a scan of every readable chunk. An empty query
+ * counts every readable document exactly.
  */
+export async function facetCounts(
+  store: Store,
+  request: FacetRequest,
+  filtersOf: Partial<Record<FacetField, SearchFilters>>,
+): Promise<Partial<Record<FacetField, FacetCount[]>>> {
+  const out: Partial<Record<FacetField, FacetCount[]>> = {};
+  const fields = Object.keys(filtersOf) as FacetField[];
+  for (const field of fields) out[field] = [];
+  if (request.principals.length === 0 || fields.length === 0) return out;
+  const engine = await chooseEngine(store, request.engine);
+  return readTransaction(store, async (tx) => {
+    const blank = request.q.trim() === '';
+    const { terms } = blank ? { terms: [] } : await analyseQuery(tx, request.q);
+    if (!blank && terms.length === 0) return out;
+    const tsquery = lexemeTsquery(
+      terms.map((term) => term.lexeme),
+      '|',
+    );
+    // fields whose counting conditions are the same share one pass
+    const passes = new Map<string, { filters: SearchFilters; fields: FacetField[] }>();
+    for (const field of fields) {
+      const filters = filtersOf[field] ?? {};
+      const key = JSON.stringify(filters);
+      const pass = passes.get(key) ?? { filters, fields: [] };
+      pass.fields.push(field);
+      passes.set(key, pass);
+    }
+    for (const { filters, fields: passFields } of passes.values()) {
+      const where = chunkConditions({ ...request, filters });
+      const columns = sql.join(
+        passFields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
+        sql`, `,
+      );
+      let rows: Row[];
+      if (blank) {
+        rows = (
+          await tx.execute(
+            sql`SELECT DISTINCT c.document_id, ${columns} FROM document_chunks c WHERE ${where}`,
+          )
+        ).rows;
+      } else if (engine === 'pg_textsearch') {
+        const bm25Query = sql`to_bm25query(${request.q}::text, ${BM25_INDEX_NAME})`;
+        // rows that match no term score 0 and sort last (only when the planner scans the heap): dropped here
+        rows = (
+          await tx.execute(sql`
+            SELECT * FROM (
+              SELECT c.document_id, ${columns}, c.body <@> ${bm25Query} AS score
+              FROM document_chunks c WHERE ${where}
+              ORDER BY c.body <@> ${bm25Query} LIMIT ${FACET_DEPTH}
+            ) AS best WHERE best.score < 0`)
+        ).rows;
+      } else {
+        rows = (
+          await tx.execute(sql`
+            SELECT c.document_id, ${columns} FROM document_chunks c
+            WHERE ${where} AND c.search @@ ${tsquery}::tsquery LIMIT ${FACET_DEPTH}`)
+        ).rows;
+      }
+      for (const field of passFields) out[field] = documentsPerValue(rows, field);
+    }
+    return out;
+  });
+}
+
+/** Distinct documents per value, most first (ties by value, no value last). */
+function documentsPerValue(rows: readonly Row[], field: FacetField): FacetCount[] {
+  const documentsOf = new Map<string | null, Set<string>>();
+  for (const row of rows) {
+    const value = toText(row[field]);
+    const seen = documentsOf.get(value) ?? new Set<string>();
+    seen.add(String(row.document_id));
+    documentsOf.set(value, seen);
+  }
+  return [...documentsOf]
+    .map(([value, seen]) => ({ value, count: seen.size }))
+    .sort(
+      (a, b) =>
+        b.count - a.count ||
+        (a.value === b.value ? 0 : a.value === null ? 1 : b.value === null ? -1 : a.value < b.value ? -1 : 1),
+    );
+}
+
+/** `facetCounts` of one field, under the request's filters. */
 export async function countBy(
   store: Store,
-  request: Pick<SearchRequest, 'orgId' | 'principals' | 'q' | 'filters'>,
+  request: FacetRequest & Pick<SearchRequest, 'filters'>,
   field: FacetField,
 ): Promise<FacetCount[]> {
-  if (request.principals.length === 0) return [];
-  return readTransaction(store, async (tx) => {
-    const where = chunkConditions(request);
-    let matching = where;
-    if (request.q.trim() !== '') {
-      const { terms } = await analyseQuery(tx, request.q);
-      if (terms.length === 0) return [];
-      const tsquery = lexemeTsquery(
-        terms.map((term) => term.lexeme),
-        '|',
-      );
-      matching = sql`${where} AND c.search @@ ${tsquery}::tsquery`;
-    }
-    const column = FACET_COLUMNS[field];
-    const result = await tx.execute(sql`
-      SELECT ${column} AS value, count(DISTINCT c.document_id)::int AS count
-      FROM document_chunks c WHERE ${matching}
-      GROUP BY 1 ORDER BY 2 DESC, 1`);
-    return result.rows.map((row) => ({ value: toText(row.value), count: Number(row.count) }));
-  });
+  return (await facetCounts(store, request, { [field]: request.filters ?? {} }))[field] ?? [];
 }
 
 export const countBySource = (

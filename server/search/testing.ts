@@ -41,10 +41,13 @@ export async function lexemesOf(db: DbOrTx, words: readonly string[]): Promise<M
   return new Map(result.rows.map((row) => [String(row.word), (row.lexemes as string[] | null) ?? []]));
 }
 
-/** A fresh database on the TEST_DATABASE_URL server, migrated; `drop` closes the store and removes it. */
+/**
+ * A fresh database on the TEST_DATABASE_URL server, migrated; `url` opens more stores on it (as more `scout serve`
+ * processes would), and `drop` closes this store and removes the database.
+ */
 export async function openServerTestStore(
   label: string,
-): Promise<{ store: Store; drop: () => Promise<void> }> {
+): Promise<{ store: Store; url: string; drop: () => Promise<void> }> {
   if (!testDatabaseUrl) throw new Error('TEST_DATABASE_URL is not set');
   const name = `scout_${label}_${process.pid}_${Date.now().toString(36)}`;
   const admin = new pg.Client({ connectionString: testDatabaseUrl });
@@ -59,6 +62,7 @@ export async function openServerTestStore(
   const store = await openStore({ databaseUrl: url.toString() });
   return {
     store,
+    url: url.toString(),
     async drop() {
       await store.close();
       const cleanup = new pg.Client({ connectionString: testDatabaseUrl });

@@ -1,6 +1,6 @@
 // Property: across random users, groups, ACLs and queries, nothing the search service answers (hits, facet
 // counts, suggestions, corrections, previews) ever comes from a document the user may not read, and every
-// readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 300 queries.
+// readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 500 queries.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutosuggestResponse, HitsStatResponse, SearchResponse } from '../../../common/api/search';
 import { aclGroupMembers, type Org, type User } from '../../db/schema';
@@ -12,7 +12,7 @@ import { createTestServer, type TestServer } from '../../testing/server';
 const USERS = 50;
 const GROUPS = 20;
 const DOCS = 5000;
-const QUERIES = 300;
+const QUERIES = 500;
 const BATCH = 500;
 const SOURCES = ['notion', 'confluence', 'gdrive', 'slack', 'jira'];
 const TYPES = ['Articles', 'Files', 'Messages', 'Tasks'];

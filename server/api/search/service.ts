@@ -24,6 +24,7 @@ import { notFound } from '../../errors';
 import { presentSearchHit } from '../../presenters/search';
 import {
   countBy,
+  facetCounts,
   principalsFor,
   searchChunks,
   type FacetCount,
@@ -102,12 +103,15 @@ export async function hitCounts(
   q: string,
   filters: SearchFilters,
 ): Promise<HitCounts> {
-  const base = { orgId: scope.orgId, principals: scope.principals, q };
-  const [byApp, byType] = await Promise.all([
-    countBy(store, { ...base, filters: { ...filters, sources: undefined } }, 'source'),
-    countBy(store, { ...base, filters: { ...filters, objectTypes: undefined } }, 'objectType'),
-  ]);
-  return { byApp: toRecord(byApp, (v) => v), byType: toRecord(byType, (v) => v.toLowerCase()) };
+  const counts = await facetCounts(
+    store,
+    { orgId: scope.orgId, principals: scope.principals, q },
+    { source: { ...filters, sources: undefined }, objectType: { ...filters, objectTypes: undefined } },
+  );
+  return {
+    byApp: toRecord(counts.source ?? [], (v) => v),
+    byType: toRecord(counts.objectType ?? [], (v) => v.toLowerCase()),
+  };
 }
 
 const SORTS: Record<string, SearchSort> = {
@@ -169,7 +173,7 @@ export async function search(
     });
   }
   const correction = firstPage
-    ? await spellCorrect(store.db, scope.orgId, readableChunks(scope), input.q)
+    ? await spellCorrect(store.db, scope.orgId, readableChunks(scope), input.q, new Set(results.matchedTerms))
     : null;
   if (firstPage) await recordQuery(store, scope, input.q);
   return {

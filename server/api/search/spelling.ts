@@ -49,12 +49,13 @@ async function readableCounts(
   db: DbOrTx,
   readable: SQL,
   lexemes: readonly string[],
+  cap = COUNT_CAP,
 ): Promise<Map<string, number>> {
   if (lexemes.length === 0) return new Map();
   const result = await db.execute(sql`
     SELECT l AS lexeme, (
       SELECT count(*)::int FROM (
-        SELECT 1 FROM document_chunks c WHERE ${readable} AND c.search @@ (l::tsquery) LIMIT ${COUNT_CAP}
+        SELECT 1 FROM document_chunks c WHERE ${readable} AND c.search @@ (l::tsquery) LIMIT ${cap}
       ) AS hits
     ) AS n
     FROM unnest(${sql.param(lexemes.map(tsqueryLiteral))}::text[]) AS l`);
@@ -82,18 +83,26 @@ async function spellingOf(db: DbOrTx, readable: SQL, lexeme: string, typed: stri
 /**
  * The query with its unreadable words replaced by the closest readable ones, or null when every word has
  * readable hits or nothing close enough is readable. `readable` is the viewer's condition on `c`
- * (document_chunks): org and ACL.
+ * (document_chunks): org and ACL. `known` are lexemes already seen in chunks the viewer may read (the search's
+ * own hits): they need no probe, which is what keeps this cheap for queries with hits.
  */
 export async function spellCorrect(
   db: DbOrTx,
   orgId: string,
   readable: SQL,
   q: string,
+  known: ReadonlySet<string> = new Set(),
 ): Promise<string | null> {
   const words = [...new Set([...q.matchAll(WORD)].map((m) => m[0].toLowerCase()))].slice(0, MAX_WORDS);
   const lexemesByWord = await lexemesOfWords(db, words);
   const allLexemes = [...new Set([...lexemesByWord.values()].flat())];
-  const present = await readableCounts(db, readable, allLexemes);
+  const present = await readableCounts(
+    db,
+    readable,
+    allLexemes.filter((lexeme) => !known.has(lexeme)),
+    1,
+  );
+  for (const lexeme of known) present.set(lexeme, 1);
   const replacements = new Map<string, string>();
   for (const word of words) {
     const lexemes = lexemesByWord.get(word) ?? [];
