@@ -9,6 +9,8 @@ import {
   messageStatusSchema,
   referenceSchema,
   skillRetrievedSchema,
+  webPageSchema,
+  webPagesSummarySchema,
 } from './messages';
 
 export const CHAT_SOCKET_PATH = '/_chat_ws';
@@ -87,6 +89,20 @@ export const appDetailsSchema = z
     spaces: z.array(z.string()),
   })
   .partial();
+
+export type AppDetails = z.infer<typeof appDetailsSchema>;
+
+/**
+ * Where a document says which container it is in, for the specify-sources fields: `extra[key]` holds the
+ * container's id and name (and, for folders, every enclosing folder's), as a string or a list. An entry of a field
+ * names the container by either. `files` entries name the document itself: its external id, title or URL.
+ */
+export const APP_DETAIL_EXTRA_KEYS = {
+  folders: 'folder',
+  drives: 'drive',
+  channels: 'channel',
+  spaces: 'space',
+} as const satisfies Record<Exclude<keyof AppDetails, 'files'>, string>;
 
 /** One app to search: its shortname, and the connection when only that one is meant. */
 export const skillFilterSchema = z.object({
@@ -241,18 +257,14 @@ export const skillRetrievedMessageSchema = skillRetrievedSchema.extend({
   type: z.literal('SKILL_RETRIEVED'),
 });
 
-export const webViewUrlSchema = z.object({ url: z.string(), title: z.string() });
-
 /** Pages a web search found, as they are read. */
 export const webViewUrlsMessageSchema = z.object({
   type: z.literal('WEB_VIEW_URLS'),
-  urls: z.array(webViewUrlSchema),
+  urls: z.array(webPageSchema),
 });
 
-export const allWebViewUrlsSummaryMessageSchema = z.object({
+export const allWebViewUrlsSummaryMessageSchema = webPagesSummarySchema.extend({
   type: z.literal('ALL_WEB_VIEW_URLS_SUMMARY'),
-  count: z.number().int().min(0),
-  domains: z.array(z.string()),
 });
 
 export const relatedSearchesMessageSchema = z.object({

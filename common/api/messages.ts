@@ -85,9 +85,22 @@ export const debugLogsSchema = z.object({
 });
 export type DebugLogs = z.infer<typeof debugLogsSchema>;
 
+/** The reader's own feedback: their thumb, and their votes on the references they are shown (reference id → ±1). */
 export const messageFeedbackSchema = z.object({
   rating: z.union([z.literal(1), z.literal(-1), z.literal(0)]),
+  references_feedback: z.record(z.string(), z.union([z.literal(1), z.literal(-1)])).optional(),
 });
+
+/** A page of the open web a Web mode answer read (WEB_VIEW_URLS). */
+export const webPageSchema = z.object({ url: z.string(), title: z.string() });
+export type WebPage = z.infer<typeof webPageSchema>;
+
+/** How many web pages a Web mode answer read, from which sites (ALL_WEB_VIEW_URLS_SUMMARY). */
+export const webPagesSummarySchema = z.object({
+  count: z.number().int().min(0),
+  domains: z.array(z.string()),
+});
+export type WebPagesSummary = z.infer<typeof webPagesSummarySchema>;
 
 export const messageExtraDataSchema = z
   .object({
@@ -95,6 +108,10 @@ export const messageExtraDataSchema = z
     messageFeedback: messageFeedbackSchema.optional(),
     /** The model that wrote the answer ('extractive' when none is configured). Ours. */
     llm: z.string().optional(),
+    /** The web pages the answer read, as WEB_VIEW_URLS sent them, so they show again after a reload. Ours. */
+    webViewUrls: z.array(webPageSchema).optional(),
+    /** ALL_WEB_VIEW_URLS_SUMMARY as sent, kept for the same reason. Ours. */
+    allWebViewUrlsSummary: webPagesSummarySchema.optional(),
   })
   .catchall(z.unknown());
 export type MessageExtraData = z.infer<typeof messageExtraDataSchema>;

@@ -59,7 +59,8 @@ export const okResponseSchema = z.object({ ok: z.literal(true) });
 /**
  * `PATCH /users/{id}`: the caller's own profile only (403 for another id). Names follow spec §5 (word characters,
  * spaces and ! # & . @ -, at most 100). photo is a PNG, JPEG, WebP or GIF data URL of at most 5 MB decoded; null
- * removes it. Answers the current user as `GET /_fetchData/user` does.
+ * removes it. has_seen_web_onboarding is set by the app once the web onboarding was shown (asking-questions §4).
+ * Answers the current user as `GET /_fetchData/user` does.
  */
 export const userUpdateRequestSchema = z
   .object({
@@ -67,6 +68,7 @@ export const userUpdateRequestSchema = z
     last_name: personNameSchema,
     display_name: personNameSchema.nullable(),
     photo: imageDataUrlSchema.nullable(),
+    has_seen_web_onboarding: z.boolean(),
   })
   .partial()
   .strict();

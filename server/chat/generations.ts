@@ -28,7 +28,14 @@ export class Generation {
   /** Resolves once the answer's row is final. */
   settled: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<Listener>();
+  private lastEmitAt = Date.now();
+  private readonly keepalive: NodeJS.Timeout;
 
+  /**
+   * `stageRepeatMs`: while nothing else is said for this long (slow retrieval, a model slow to its first token),
+   * the current stage is said again, so neither the client's inactivity time-out (spec: 15 s, 35 s for deep
+   * research) nor an idle-closing proxy takes a working answer for a dead one.
+   */
   constructor(
     readonly ids: {
       answerId: string;
@@ -40,8 +47,16 @@ export class Generation {
       userId: string;
     },
     readonly deepresearch: boolean,
+    stageRepeatMs: number,
   ) {
     this.progressBar = deepresearch ? PROGRESS_BAR_START : null;
+    this.keepalive = setInterval(
+      () => {
+        if (Date.now() - this.lastEmitAt >= stageRepeatMs) this.send(this.currentStage());
+      },
+      Math.max(1, Math.floor(stageRepeatMs / 2)),
+    );
+    this.keepalive.unref();
   }
 
   get signal(): AbortSignal {
@@ -63,26 +78,30 @@ export class Generation {
     } else if (message.type === 'CHUNK') {
       this.text += message.text;
     }
+    this.send(message);
+  }
+
+  private send(message: ServerMessage): void {
+    this.lastEmitAt = Date.now();
     for (const listener of this.listeners) listener(message);
   }
 
   setStage(stage: ChatStage, extra: { progressBar?: number; detail?: string } = {}): void {
-    const label =
-      this.deepresearch && stage !== 'STREAMING_ANSWER' ? chatStrings.RESEARCHING : STAGE_LABELS[stage];
-    this.emit({ type: 'SET_STAGE', stage, label, ...extra });
+    this.emit({ type: 'SET_STAGE', stage, label: stageLabel(stage, this.deepresearch), ...extra });
+  }
+
+  private currentStage(): ServerMessage {
+    return {
+      type: 'SET_STAGE',
+      stage: this.stage,
+      label: stageLabel(this.stage, this.deepresearch),
+      progressBar: this.progressBar,
+    };
   }
 
   /** Attaches a socket: it gets the current stage and everything said so far, then what follows. */
   attach(listener: Listener): void {
-    listener({
-      type: 'SET_STAGE',
-      stage: this.stage,
-      label:
-        this.deepresearch && this.stage !== 'STREAMING_ANSWER'
-          ? chatStrings.RESEARCHING
-          : STAGE_LABELS[this.stage],
-      progressBar: this.progressBar,
-    });
+    listener(this.currentStage());
     if (this.text) listener({ type: 'CHUNK', text: this.text });
     this.listeners.add(listener);
   }
@@ -101,6 +120,17 @@ export class Generation {
     this.abortReason = reason;
     this.controller.abort(new Error(`generation ${reason}`));
   }
+
+  /** The answer's row is final: nothing more will be said. */
+  finish(): void {
+    this.finished = true;
+    clearInterval(this.keepalive);
+  }
+}
+
+/** Deep research shows 'Researching...' until the report streams. */
+export function stageLabel(stage: ChatStage, deepresearch: boolean): string | null {
+  return deepresearch && stage !== 'STREAMING_ANSWER' ? chatStrings.RESEARCHING : STAGE_LABELS[stage];
 }
 
 /** The live generations of this process, by answer, by user message and by topic. */

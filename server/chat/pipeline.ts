@@ -5,18 +5,27 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
 import {
   ALL_APP_SOURCES,
   querySourcesSchema,
   searchScopeOf,
   selectsNothing,
   type ChatErrorCode,
+  type ChatStage,
   type QueryMessage,
   type QuerySources,
   type ReconnectMessage,
   type SearchScope,
+  type ServerMessage,
 } from '../../common/api/chat';
-import type { AllReferencesSummary, DebugLogs, Reference, SkillRetrieved } from '../../common/api/messages';
+import type {
+  AllReferencesSummary,
+  DebugLogs,
+  MessageExtraData,
+  Reference,
+  SkillRetrieved,
+} from '../../common/api/messages';
 import { topicMessages } from '../../common/api/topics';
 import { parseFlags, type Flags } from '../../common/flags';
 import { Feature, planAllows } from '../../common/plans';
@@ -45,7 +54,7 @@ import { extractiveAnswer } from '../llm/extractive';
 import { streamModelText } from '../llm/generate';
 import { ModelRefusedError, resolveAnswerModel, type AnswerModel } from '../llm/registry';
 import { CitationRenumberer } from './citations';
-import { Generation, type GenerationRegistry, type Listener } from './generations';
+import { Generation, stageLabel, type GenerationRegistry, type Listener } from './generations';
 import { referenceOf, type Passage } from './passages';
 import { buildMessages, buildSystemPrompt, type PromptInput } from './prompt';
 import { completeSuggestions, suggestWithModel, type Suggestions } from './related';
@@ -59,6 +68,9 @@ import {
   findMessage,
   findTopic,
   loadHistory,
+  recordStopRequest,
+  stopRequestedAnswers,
+  TopicBusyError,
   type Exchange,
   type FinalAnswer,
 } from './rows';
@@ -81,6 +93,10 @@ export type ChatSettings = {
   staleAfterMs: number;
   /** RECONNECT to an answer written by another process polls its row this often. */
   followPollMs: number;
+  /** A silent answer says its stage again after this long (below the client's 15 s inactivity time-out). */
+  stageRepeatMs: number;
+  /** How often this process looks for STOP_GENERATION requests other instances recorded for its answers. */
+  stopPollMs: number;
 };
 
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
@@ -88,7 +104,24 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   keepaliveMs: 5_000,
   staleAfterMs: 30_000,
   followPollMs: 500,
+  stageRepeatMs: 5_000,
+  stopPollMs: 500,
 };
+
+const chatEnvSchema = z.object({
+  /** Lower it behind a proxy that closes sockets idle for less than ~8 s. */
+  CHAT_STAGE_REPEAT_MS: z.coerce.number().int().min(50).max(60_000).optional(),
+});
+
+/** The defaults, with the operator's CHAT_STAGE_REPEAT_MS; a bad value fails at start. */
+export function loadChatSettings(env: NodeJS.ProcessEnv = process.env): ChatSettings {
+  const parsed = chatEnvSchema.safeParse(env);
+  if (!parsed.success) throw new Error(`Invalid CHAT_STAGE_REPEAT_MS: ${parsed.error.issues[0]?.message}`);
+  return {
+    ...DEFAULT_CHAT_SETTINGS,
+    stageRepeatMs: parsed.data.CHAT_STAGE_REPEAT_MS ?? DEFAULT_CHAT_SETTINGS.stageRepeatMs,
+  };
+}
 
 export type ChatDeps = {
   store: Store;
@@ -361,8 +394,11 @@ export async function acceptQuery(
         attachedUploadIds: query.uploaded_conversation_file_ids,
         rateLimited: quota !== null && !quota.allowed,
         now: plan.now,
+        liveSince: new Date(plan.now.getTime() - deps.settings.staleAfterMs),
       });
     } catch (error) {
+      // another instance is answering in this topic
+      if (error instanceof TopicBusyError) throw new ChatRefusal('BUSY', validation.WAIT_FOR_PREVIOUS_ANSWER);
       // Two sockets raced to the same client-chosen id: the loser is told, nothing half-written stays.
       if (isUniqueViolation(error)) {
         throw new ChatRefusal('VALIDATION_FAILED', 'This message was already sent.');
@@ -380,6 +416,7 @@ export async function acceptQuery(
         userId: viewer.userId,
       },
       query.deepresearch,
+      deps.settings.stageRepeatMs,
     );
     generation.stages.push({ stage: 'SENDING_REQUEST', at_ms: Date.now() - acceptedAt });
     deps.registry.add(generation);
@@ -465,7 +502,7 @@ function emitSaved(generation: Generation, status: 'SUCCESS' | 'FAILED' | 'CANCE
 }
 
 function finish(deps: ChatDeps, generation: Generation): void {
-  generation.finished = true;
+  generation.finish();
   deps.registry.remove(generation);
 }
 
@@ -579,12 +616,17 @@ async function runAnswer(
     const skills = countByApp(passages);
     for (const skill of skills) generation.emit({ type: 'SKILL_RETRIEVED', ...skill });
     const webPages = passages.filter((passage) => passage.source === 'web');
+    // saved with the answer too, so the pages and their summary are still there after a reload
+    const webExtra: Pick<MessageExtraData, 'webViewUrls' | 'allWebViewUrlsSummary'> = {};
+    if (webPages.length > 0) {
+      webExtra.webViewUrls = webPages.map((page) => ({ url: page.url ?? '', title: page.title }));
+    }
     if (plan.scope === 'WEB') {
-      generation.emit({
-        type: 'ALL_WEB_VIEW_URLS_SUMMARY',
+      webExtra.allWebViewUrlsSummary = {
         count: webPages.length,
         domains: [...new Set(webPages.map((page) => domainOf(page.url ?? '')))],
-      });
+      };
+      generation.emit({ type: 'ALL_WEB_VIEW_URLS_SUMMARY', ...webExtra.allWebViewUrlsSummary });
     }
 
     // BUILDING_PROMPT
@@ -685,7 +727,7 @@ async function runAnswer(
       relatedSearches: related,
       debugLogs,
       skillRetrieved,
-      extraData: { llm: plan.model.id },
+      extraData: { llm: plan.model.id, ...webExtra },
       progressBar: generation.deepresearch ? PROGRESS_DONE : null,
       topicTitle: exchange.topic.topicTitle ? null : topicTitle,
     });
@@ -719,6 +761,22 @@ async function runAnswer(
   }
 }
 
+/** A stopped answer: its partial text if any was streamed (spec: finalised as CANCELLED), else the static one. */
+function stoppedAnswer(
+  partialText: string,
+  references: Reference[],
+  summary: AllReferencesSummary | null = null,
+): FinalAnswer {
+  if (partialText.trim() === '') {
+    return {
+      status: 'CANCELLED',
+      messageText: chatStrings.STOPPED,
+      extraData: { staticAnswerType: 'stopped' },
+    };
+  }
+  return { status: 'CANCELLED', messageText: partialText, references, allReferencesSummary: summary };
+}
+
 async function finishStopped(
   deps: ChatDeps,
   generation: Generation,
@@ -731,19 +789,11 @@ async function finishStopped(
     await finishFailed(deps, generation, writer, new Error('the server shut down'));
     return;
   }
-  const partial = generation.streaming && generation.text.trim() !== '';
-  const final: FinalAnswer = partial
-    ? {
-        status: 'CANCELLED',
-        messageText: generation.text,
-        references: (renumberer?.cited() ?? []).map((n) => referenceOf(passages[n - 1]!)),
-        allReferencesSummary: summaryOf(passages),
-      }
-    : {
-        status: 'CANCELLED',
-        messageText: chatStrings.STOPPED,
-        extraData: { staticAnswerType: 'stopped' },
-      };
+  const final = stoppedAnswer(
+    generation.streaming ? generation.text : '',
+    (renumberer?.cited() ?? []).map((n) => referenceOf(passages[n - 1]!)),
+    summaryOf(passages),
+  );
   try {
     await finalizeAnswer(deps.store.db, idsOf(generation), final);
     emitSaved(generation, 'CANCELLED');
@@ -794,11 +844,72 @@ export function stopGeneration(
   return generation;
 }
 
+/**
+ * STOP_GENERATION for an answer (or its question) that may be written by another `scout serve` instance on the same
+ * store. The request is recorded on the answer's row, where the writing instance's watchStopRequests finds it within
+ * stopPollMs: polling the store works the same on PGlite and a PostgreSQL server, needs no connection held open for
+ * LISTEN, and costs one primary-key query per interval per instance with answers in progress. An answer whose
+ * writer died (not updated for staleAfterMs) is finalised here. Only the asker may stop it. Answers whether there
+ * was an answer to stop.
+ */
+export async function requestStop(deps: ChatDeps, viewer: Viewer, messageId: string): Promise<boolean> {
+  const { db } = deps.store;
+  const found = await findMessage(db, viewer.orgId, messageId);
+  const answer = found?.sender === 'USER' ? await findAnswerTo(db, viewer.orgId, found.id) : found;
+  if (!answer || answer.status !== 'PENDING' || !answer.replyToId) return false;
+  const live = deps.registry.find(answer.id);
+  if (live) return stopGeneration(deps, viewer, live) !== null;
+  const query = await findMessage(db, viewer.orgId, answer.replyToId);
+  if (query?.authorId !== viewer.userId) return false;
+  if (Date.now() - answer.updatedAt.getTime() < deps.settings.staleAfterMs) {
+    return recordStopRequest(db, viewer.orgId, answer.id);
+  }
+  return finalizeAnswer(
+    db,
+    { orgId: answer.orgId, answerId: answer.id, queryId: answer.replyToId, topicId: answer.topicId },
+    stoppedAnswer(answer.messageText, []),
+  );
+}
+
+/** Aborts this process's answers that another instance was asked to stop (requestStop). Returns the stopper. */
+export function watchStopRequests(deps: ChatDeps): () => void {
+  let checking = false;
+  const check = async () => {
+    const live = deps.registry.all();
+    if (checking || live.length === 0) return;
+    checking = true;
+    try {
+      const stopped = await stopRequestedAnswers(
+        deps.store.db,
+        live.map((generation) => ({ orgId: generation.ids.orgId, answerId: generation.ids.answerId })),
+      );
+      for (const generation of live) if (stopped.has(generation.ids.answerId)) generation.abort('stopped');
+    } catch (error) {
+      deps.log.warn({ err: error }, 'reading stop requests failed');
+    } finally {
+      checking = false;
+    }
+  };
+  const timer = setInterval(() => void check(), deps.settings.stopPollMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /** The messages that replay a saved answer: its text as one CHUNK (unless already sent), then how it ended. */
 async function replaySaved(deps: ChatDeps, answer: Message, send: Listener, textSent = ''): Promise<void> {
   const topic = await findTopic(deps.store.db, answer.orgId, answer.topicId);
   const rest = answer.messageText.startsWith(textSent) ? answer.messageText.slice(textSent.length) : '';
-  if (rest && answer.status !== 'FAILED') send({ type: 'CHUNK', text: rest });
+  if (rest && answer.status !== 'FAILED') {
+    // the client ignores chunks until streaming has started (spec)
+    if (!textSent) {
+      send({
+        type: 'SET_STAGE',
+        stage: 'STREAMING_ANSWER',
+        label: stageLabel('STREAMING_ANSWER', answer.deepresearch),
+      });
+    }
+    send({ type: 'CHUNK', text: rest });
+  }
   if (answer.status === 'SUCCESS') {
     send({
       type: 'ANSWER_COMPLETE',
@@ -847,8 +958,8 @@ export type ReconnectResult =
   | { kind: 'live'; generation: Generation }
   /** The saved answer was sent. */
   | { kind: 'saved' }
-  /** Following an answer another process writes; call `stop` when the socket goes. */
-  | { kind: 'following'; stop: () => void };
+  /** Following the answer `answerId` another process writes; call `stop` when the socket goes. */
+  | { kind: 'following'; answerId: string; stop: () => void };
 
 /**
  * RECONNECT {message_id} (the user message or its answer): re-attach to the live answer, send the saved one, or, if
@@ -886,7 +997,7 @@ export async function reconnect(
     await replaySaved(deps, saved ?? answer, send);
     return { kind: 'saved' };
   }
-  return { kind: 'following', stop: followStored(deps, answer, send) };
+  return { kind: 'following', answerId: answer.id, stop: followStored(deps, answer, send) };
 }
 
 async function finalizeIfStale(deps: ChatDeps, answer: Message): Promise<boolean> {
@@ -908,12 +1019,40 @@ async function finalizeIfStale(deps: ChatDeps, answer: Message): Promise<boolean
   return true;
 }
 
-/** Follows an answer written by another process through its row: new text as CHUNKs, then how it ended. */
+/**
+ * Follows an answer written by another process through its row: new text as CHUNKs (after STREAMING_ANSWER, as the
+ * client ignores chunks before it), the stage again when nothing changed for stageRepeatMs, then how it ended.
+ */
 function followStored(deps: ChatDeps, answer: Message, send: Listener): () => void {
   let stopped = false;
-  let sent = answer.messageText;
-  send({ type: 'SET_STAGE', stage: 'RECONNECTING', label: null });
-  if (sent) send({ type: 'CHUNK', text: sent });
+  let sent = '';
+  let stage: ChatStage = 'RECONNECTING';
+  let lastSentAt = 0;
+  const say = (message: ServerMessage) => {
+    lastSentAt = Date.now();
+    send(message);
+  };
+  const sayStage = (row: Message) =>
+    say({
+      type: 'SET_STAGE',
+      stage,
+      label: stageLabel(stage, row.deepresearch),
+      ...(row.deepresearch && row.progressBar !== null ? { progressBar: row.progressBar } : {}),
+    });
+  const catchUp = (row: Message) => {
+    if (row.messageText.startsWith(sent) && row.messageText.length > sent.length) {
+      if (stage !== 'STREAMING_ANSWER') {
+        stage = 'STREAMING_ANSWER';
+        sayStage(row);
+      }
+      say({ type: 'CHUNK', text: row.messageText.slice(sent.length) });
+      sent = row.messageText;
+    } else if (Date.now() - lastSentAt >= deps.settings.stageRepeatMs) {
+      sayStage(row);
+    }
+  };
+  sayStage(answer);
+  catchUp(answer);
   const poll = async () => {
     while (!stopped) {
       await new Promise((resolve) => setTimeout(resolve, deps.settings.followPollMs));
@@ -921,10 +1060,7 @@ function followStored(deps: ChatDeps, answer: Message, send: Listener): () => vo
       const row = await findMessage(deps.store.db, answer.orgId, answer.id);
       if (!row) return;
       if (row.status === 'PENDING') {
-        if (row.messageText.startsWith(sent) && row.messageText.length > sent.length) {
-          send({ type: 'CHUNK', text: row.messageText.slice(sent.length) });
-          sent = row.messageText;
-        }
+        catchUp(row);
         if (await finalizeIfStale(deps, row)) {
           const saved = await findMessage(deps.store.db, answer.orgId, answer.id);
           if (saved) await replaySaved(deps, saved, send, sent);

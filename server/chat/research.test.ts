@@ -6,7 +6,7 @@ import { bots, messages, orgs, subscriptions, uploads } from '../db/schema';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { PLAN_SYSTEM_PROMPT } from './research';
 import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
-import { startChatHarness, type ChatHarness } from './testing/harness';
+import { LEAVE_POLICY, startChatHarness, type ChatHarness } from './testing/harness';
 
 let h: ChatHarness;
 
@@ -30,13 +30,7 @@ const research = (extra: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   h = await startChatHarness({ respond, domain: 'research.test', flags: { deepresearch: true } });
   await h.index([
-    {
-      source: 'notion',
-      externalId: 'leave',
-      title: 'Parental leave policy',
-      body: 'Employees get sixteen weeks of paid parental leave.',
-      acl: ['org'],
-    },
+    LEAVE_POLICY,
     {
       source: 'gdrive',
       externalId: 'holidays',

@@ -5,11 +5,18 @@
  *
  * Where things live in the index: an app's documents have the app's shortname as source (an individual or org
  * connection as connection_id); uploads are the documents their `uploads.document_id` names (source 'files');
- * verified answers are documents with source 'verified_answers' and the answer's id as external id.
+ * verified answers are documents with source 'verified_answers' and the answer's id as external id. An app's
+ * specify-sources details (files, folders, drives, channels, spaces) name documents or the containers recorded in
+ * their `extra` (APP_DETAIL_EXTRA_KEYS).
  */
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { ReferenceSource } from '../../common/api/messages';
-import type { QuerySources } from '../../common/api/chat';
+import {
+  APP_DETAIL_EXTRA_KEYS,
+  type AppDetails,
+  type QuerySources,
+  type SkillFilter,
+} from '../../common/api/chat';
 import { documentChunks, documents, uploads } from '../db/schema';
 import type { Store } from '../db/store';
 import { searchChunks, type SearchFilters, type SearchHit } from '../search';
@@ -68,6 +75,90 @@ function isUuid(value: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 }
 
+/** The entries of specify-sources details, trimmed and lower-cased; null when they restrict nothing. */
+function detailEntries(details: AppDetails | null | undefined): Map<keyof AppDetails, string[]> | null {
+  if (!details) return null;
+  const entries = new Map<keyof AppDetails, string[]>();
+  for (const field of ['files', 'folders', 'drives', 'channels', 'spaces'] as const) {
+    const values = [
+      ...new Set((details[field] ?? []).map((value) => value.trim().toLowerCase()).filter(Boolean)),
+    ];
+    if (values.length > 0) entries.set(field, values);
+  }
+  return entries.size > 0 ? entries : null;
+}
+
+/**
+ * The app's documents the specify-sources details name (spec apps-and-connections §4): a file itself, or anything
+ * in a named folder, drive, channel or space (APP_DETAIL_EXTRA_KEYS). Any entry of any field admits a document.
+ * Readability is not decided here: the ids only narrow the ACL-filtered index query.
+ */
+async function documentIdsOfDetails(
+  store: Store,
+  orgId: string,
+  app: string,
+  connectionId: string | null,
+  entries: Map<keyof AppDetails, string[]>,
+): Promise<string[]> {
+  const matches: SQL[] = [];
+  for (const [field, values] of entries) {
+    const list = sql`${sql.param(values)}::text[]`;
+    if (field === 'files') {
+      matches.push(
+        sql`(lower(${documents.externalId}) = ANY(${list}) OR lower(${documents.title}) = ANY(${list})
+          OR lower(${documents.url}) = ANY(${list}))`,
+      );
+      continue;
+    }
+    const value = sql`${documents.extra} -> ${APP_DETAIL_EXTRA_KEYS[field]}::text`;
+    matches.push(sql`(CASE jsonb_typeof(${value})
+      WHEN 'string' THEN lower(${value} #>> '{}') = ANY(${list})
+      WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements_text(${value}) AS v(name) WHERE lower(v.name) = ANY(${list}))
+      ELSE false END)`);
+  }
+  const rows = await store.db
+    .select({ id: documents.id })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.orgId, orgId),
+        eq(documents.source, app),
+        connectionId ? eq(documents.connectionId, connectionId) : undefined,
+        or(...matches),
+      ),
+    );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * One lane per selected app. Filters of one app without details merge (every connection, or the listed ones);
+ * a filter with details is its own lane, limited to the documents they name, so it never widens to the whole app.
+ */
+async function appLanes(store: Store, orgId: string, filters: readonly SkillFilter[]): Promise<Lane[]> {
+  const whole = new Map<string, (string | null)[]>();
+  const lanes: Lane[] = [];
+  for (const filter of filters) {
+    const connectionId = filter.app_id && isUuid(filter.app_id) ? filter.app_id : null;
+    const entries = detailEntries(filter.app_details);
+    if (!entries) {
+      whole.set(filter.app_name, [...(whole.get(filter.app_name) ?? []), connectionId]);
+      continue;
+    }
+    const ids = await documentIdsOfDetails(store, orgId, filter.app_name, connectionId, entries);
+    if (ids.length > 0) lanes.push({ filters: { sources: [filter.app_name], documentIds: ids } });
+  }
+  for (const [app, connections] of whole) {
+    const everyConnection = connections.some((id) => id === null);
+    lanes.push({
+      filters: {
+        sources: [app],
+        ...(everyConnection ? {} : { connectionIds: connections.filter((id): id is string => id !== null) }),
+      },
+    });
+  }
+  return lanes;
+}
+
 async function lanesFor(store: Store, request: AppRetrievalRequest): Promise<Lane[]> {
   const { sources, orgId } = request;
   const lanes: Lane[] = [];
@@ -75,23 +166,7 @@ async function lanesFor(store: Store, request: AppRetrievalRequest): Promise<Lan
   if (sources.skills.search_all) {
     lanes.push({ filters: {}, excludeSources: otherSources });
   } else {
-    const byApp = new Map<string, (string | null)[]>();
-    for (const filter of sources.skills.filters) {
-      const list = byApp.get(filter.app_name) ?? [];
-      list.push(filter.app_id && isUuid(filter.app_id) ? filter.app_id : null);
-      byApp.set(filter.app_name, list);
-    }
-    for (const [app, connections] of byApp) {
-      const everyConnection = connections.some((id) => id === null);
-      lanes.push({
-        filters: {
-          sources: [app],
-          ...(everyConnection
-            ? {}
-            : { connectionIds: connections.filter((id): id is string => id !== null) }),
-        },
-      });
-    }
+    lanes.push(...(await appLanes(store, orgId, sources.skills.filters)));
   }
   if (sources.files.search_all) {
     lanes.push({ filters: { sources: [ReferenceSource.files] } });

@@ -3,7 +3,7 @@
  * question is accepted (so RECONNECT and `GET /messages/message/{id}` always find the answer), the text is saved as
  * it streams (throttled), and the row is finalised once, from PENDING only.
  */
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type {
   AllReferencesSummary,
@@ -72,7 +72,14 @@ export type ExchangeInput = {
   /** Marks a research request refused by the rate limit, so it does not count against the next window. */
   rateLimited: boolean;
   now: Date;
+  /** A PENDING answer of the topic updated after this is still being written (by this or another instance). */
+  liveSince: Date;
 };
+
+/** The topic already has an answer being written. */
+export class TopicBusyError extends Error {
+  override name = 'TopicBusyError';
+}
 
 /** Writes the topic (when new), the user message and the answer's row in one transaction. */
 export async function createExchange(db: Db, input: ExchangeInput): Promise<Exchange> {
@@ -95,10 +102,25 @@ export async function createExchange(db: Db, input: ExchangeInput): Promise<Exch
         .insert(topicMembers)
         .values({ orgId: input.orgId, topicId: topic.id, userId: input.userId, role: 'CREATOR' });
     } else {
+      // The row lock serialises questions to one topic across instances, so only one can find it idle.
       await tx
         .update(topics)
         .set({ updatedAt: input.now })
         .where(and(eq(topics.orgId, input.orgId), eq(topics.id, topic.id)));
+      const [live] = await tx
+        .select({ id: messages.id })
+        .from(messages)
+        .where(
+          and(
+            eq(messages.orgId, input.orgId),
+            eq(messages.topicId, topic.id),
+            eq(messages.sender, 'ASSISTANT'),
+            eq(messages.status, 'PENDING'),
+            gt(messages.updatedAt, input.liveSince),
+          ),
+        )
+        .limit(1);
+      if (live) throw new TopicBusyError();
     }
     const [query] = await tx
       .insert(messages)
@@ -359,4 +381,34 @@ export async function recentResearchTimes(
     .orderBy(asc(messages.createdAt))
     .limit(limit);
   return rows.map((row) => row.createdAt);
+}
+
+/** Records a STOP_GENERATION for an answer still being written; false when it is already final. */
+export async function recordStopRequest(db: Db, orgId: string, answerId: string): Promise<boolean> {
+  const updated = await db
+    .update(messages)
+    .set({ cancelRequestedAt: new Date() })
+    .where(and(eq(messages.orgId, orgId), eq(messages.id, answerId), eq(messages.status, 'PENDING')))
+    .returning({ id: messages.id });
+  return updated.length > 0;
+}
+
+/** Which of these answers someone asked to stop. */
+export async function stopRequestedAnswers(
+  db: DbOrTx,
+  answers: readonly { orgId: string; answerId: string }[],
+): Promise<Set<string>> {
+  if (answers.length === 0) return new Set();
+  const rows = await db
+    .select({ id: messages.id })
+    .from(messages)
+    .where(
+      and(
+        sql`(${messages.orgId}, ${messages.id}) IN (SELECT * FROM unnest(
+          ${sql.param(answers.map((answer) => answer.orgId))}::uuid[],
+          ${sql.param(answers.map((answer) => answer.answerId))}::uuid[]))`,
+        isNotNull(messages.cancelRequestedAt),
+      ),
+    );
+  return new Set(rows.map((row) => row.id));
 }

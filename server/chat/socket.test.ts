@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CHAT_MESSAGE_MAX_BYTES,
@@ -10,11 +10,11 @@ import {
 import type { Reference } from '../../common/api/messages';
 import { topicMessages, type MessageByIdResponse } from '../../common/api/topics';
 import { chat as chatStrings, validation } from '../../common/strings';
-import { bots, messages, orgs, topicMembers, topics, type Message } from '../db/schema';
+import { bots, messages, orgs, topicMembers, topics } from '../db/schema';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { PLAN_SYSTEM_PROMPT } from './research';
 import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
-import { startChatHarness, type ChatHarness } from './testing/harness';
+import { startChatHarness, waitFor, type ChatHarness } from './testing/harness';
 
 /** What the test model says next; reset before each test. */
 let answer: ScriptedReply;
@@ -61,21 +61,6 @@ beforeEach(() => {
   suggestions =
     'TITLE: Parental leave policy\nRELATED:\n- How long is paternity leave?\n- Leave request form';
 });
-
-async function storedMessage(id: string): Promise<Message> {
-  const [row] = await h.server.store.db.select().from(messages).where(eq(messages.id, id));
-  if (!row) throw new Error(`no message ${id}`);
-  return row;
-}
-
-async function waitFor<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const ask = (query: string, extra: Record<string, unknown> = {}) => ({
   type: 'QUERY' as const,
@@ -189,12 +174,12 @@ describe('QUERY', () => {
     expect(complete.allReferencesSummary.app_names.sort()).toEqual(['gdrive', 'notion']);
     expect(saved.status).toBe('SUCCESS');
 
-    const row = await storedMessage(complete.message_id);
+    const row = await h.storedMessage(complete.message_id);
     expect(row).toMatchObject({ status: 'SUCCESS', messageText: client.text(), sender: 'ASSISTANT' });
     expect(row.references).toEqual(complete.references);
     const rowId = client.all('ROW_ID')[0]!;
     expect(rowId.row_id).toBe(row.rowId);
-    expect((await storedMessage(rowId.query_message_id)).status).toBe('SUCCESS');
+    expect((await h.storedMessage(rowId.query_message_id)).status).toBe('SUCCESS');
     const [topic] = await h.server.store.db
       .select()
       .from(topics)
@@ -302,7 +287,7 @@ describe('QUERY', () => {
     });
     const saved = await client.next('ANSWER_SAVED');
     expect(saved.status).toBe('FAILED');
-    expect(await storedMessage(saved.message_id)).toMatchObject({
+    expect(await h.storedMessage(saved.message_id)).toMatchObject({
       status: 'FAILED',
       messageText: chatStrings.GENERATION_FAILED,
     });
@@ -347,12 +332,12 @@ describe('STOP_GENERATION', () => {
     client.send({ type: 'STOP_GENERATION' });
     client.socket.close();
     const row = await waitFor(
-      () => storedMessage(rowId.message_id),
+      () => h.storedMessage(rowId.message_id),
       (message) => message.status !== 'PENDING',
     );
     expect(row).toMatchObject({ status: 'CANCELLED', messageText: chatStrings.STOPPED });
     expect(row.extraData).toMatchObject({ staticAnswerType: 'stopped' });
-    expect((await storedMessage(rowId.query_message_id)).status).toBe('CANCELLED');
+    expect((await h.storedMessage(rowId.query_message_id)).status).toBe('CANCELLED');
   });
 
   it('while streaming: saves the partial text as CANCELLED and aborts the model call', async () => {
@@ -363,7 +348,7 @@ describe('STOP_GENERATION', () => {
     client.send({ type: 'STOP_GENERATION' });
     const saved = await client.next('ANSWER_SAVED');
     expect(saved.status).toBe('CANCELLED');
-    const row = await storedMessage(saved.message_id);
+    const row = await h.storedMessage(saved.message_id);
     expect(row.status).toBe('CANCELLED');
     expect(row.messageText).toBe(client.text());
     expect(row.messageText.startsWith('Sixteen weeks')).toBe(true);
@@ -411,7 +396,7 @@ describe('RECONNECT', () => {
     expect(complete.messageText).toBe('One two three four five six.');
     expect(second.text()).toBe(complete.messageText);
     expect(second.all('CHUNK')[0]!.text.startsWith('One two')).toBe(true);
-    expect((await storedMessage(complete.message_id)).status).toBe('SUCCESS');
+    expect((await h.storedMessage(complete.message_id)).status).toBe('SUCCESS');
     await second.close();
   });
 
@@ -438,33 +423,19 @@ describe('RECONNECT', () => {
     client.send(ask('How long is parental leave?'));
     const done = await client.next('ANSWER_COMPLETE');
     const db = h.server.store.db;
-    // an answer left PENDING by a process that is gone: nothing has touched it for a minute
-    const [orphan] = await db
-      .insert(messages)
-      .values({
-        orgId: h.org.id,
-        topicId: done.conversation_id,
-        sender: 'ASSISTANT',
-        status: 'PENDING',
-        messageText: 'Half an ans',
-      })
-      .returning();
-    await db.execute(
-      // updated_at is set by the app on every update; only raw SQL can age it
-      sql`UPDATE messages SET updated_at = now() - interval '1 minute' WHERE id = ${orphan!.id}`,
-    );
-    client.send({ type: 'RECONNECT', message_id: orphan!.id });
-    expect(await client.next('ERROR', (error) => error.message_id === orphan!.id)).toMatchObject({
+    const orphan = await h.insertOrphanAnswer({ topicId: done.conversation_id, messageText: 'Half an ans' });
+    client.send({ type: 'RECONNECT', message_id: orphan.id });
+    expect(await client.next('ERROR', (error) => error.message_id === orphan.id)).toMatchObject({
       code: 'GENERATION_FAILED',
       message: chatStrings.GENERATION_FAILED,
     });
-    expect(await client.next('ANSWER_SAVED', (saved) => saved.message_id === orphan!.id)).toMatchObject({
+    expect(await client.next('ANSWER_SAVED', (saved) => saved.message_id === orphan.id)).toMatchObject({
       status: 'FAILED',
     });
     const [row] = await db
       .select()
       .from(messages)
-      .where(and(eq(messages.id, orphan!.id), eq(messages.orgId, h.org.id)));
+      .where(and(eq(messages.id, orphan.id), eq(messages.orgId, h.org.id)));
     expect(row?.status).toBe('FAILED');
     await client.close();
   });

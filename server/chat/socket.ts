@@ -11,6 +11,8 @@
  * - Pings every HEARTBEAT_MS; a socket that missed the previous pong is terminated. At most
  *   CHAT_SOCKETS_PER_USER_MAX sockets per member (4429 beyond).
  * - A closing socket only stops listening: its answer goes on and is saved, for RECONNECT or GET /messages/message.
+ * - Several instances may share one store: RECONNECT follows an answer another instance writes through its row, and
+ *   STOP_GENERATION reaches it through the row too (pipeline requestStop / watchStopRequests).
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -35,9 +37,11 @@ import { GenerationRegistry, type Generation, type Listener } from './generation
 import {
   acceptQuery,
   ChatRefusal,
-  DEFAULT_CHAT_SETTINGS,
+  loadChatSettings,
   reconnect,
+  requestStop,
   stopGeneration,
+  watchStopRequests,
   type ChatDeps,
 } from './pipeline';
 
@@ -52,7 +56,8 @@ class ChatConnection {
   private queue: Promise<void> = Promise.resolve();
   /** The answer this socket asked for or reconnected to. */
   private followed: Generation | null = null;
-  private stopFollowing: (() => void) | null = null;
+  /** An answer another instance writes, followed through the store, and how to stop following it. */
+  private followedElsewhere: { answerId: string; stop: () => void } | null = null;
   /** A QUERY is between its receipt and its generation's start. */
   private accepting = false;
   private alive = true;
@@ -132,8 +137,10 @@ class ChatConnection {
   }
 
   private async receive(text: string | null): Promise<void> {
-    if (this.closed) return;
     const message = this.parse(text);
+    // The client sends STOP_GENERATION and closes at once (spec): the stop must still be carried out, even when it
+    // waited in the queue behind its QUERY until after the socket closed.
+    if (this.closed && !('type' in message && message.type === 'STOP_GENERATION')) return;
     if (!this.viewer) {
       if ('invalid' in message || message.type !== 'AUTH') {
         this.close(ChatCloseCode.unauthorized, ChatCloseReason.TOKENS_NOT_FOUND);
@@ -159,7 +166,7 @@ class ChatConnection {
         await this.reconnect(message);
         return;
       case 'STOP_GENERATION':
-        this.stop(message.message_id ?? null);
+        await this.stop(message.message_id ?? null);
         return;
     }
   }
@@ -215,8 +222,8 @@ class ChatConnection {
   private unfollow(): void {
     this.followed?.detach(this.listener);
     this.followed = null;
-    this.stopFollowing?.();
-    this.stopFollowing = null;
+    this.followedElsewhere?.stop();
+    this.followedElsewhere = null;
   }
 
   private async query(message: Extract<ClientMessage, { type: 'QUERY' }>): Promise<void> {
@@ -241,18 +248,23 @@ class ChatConnection {
     try {
       const result = await reconnect(this.deps, this.viewer!, message, this.listener);
       if (result.kind === 'live') this.followed = result.generation;
-      if (result.kind === 'following') this.stopFollowing = result.stop;
+      if (result.kind === 'following') this.followedElsewhere = result;
     } catch (error) {
       if (error instanceof ChatRefusal) this.error(error.code, error.message, message.message_id);
       else throw error;
     }
   }
 
-  private stop(messageId: string | null): void {
-    const target = messageId ? this.deps.registry.find(messageId) : (this.followed ?? undefined);
-    if (!stopGeneration(this.deps, this.viewer!, target)) {
-      this.error('NOTHING_TO_DO', 'There is no answer being generated to stop.', messageId);
+  /** Stops the named answer, or the one this socket follows, wherever it is being written. */
+  private async stop(messageId: string | null): Promise<void> {
+    const local = messageId ? this.deps.registry.find(messageId) : this.followed;
+    if (local) {
+      if (stopGeneration(this.deps, this.viewer!, local)) return;
+    } else {
+      const elsewhere = messageId ?? this.followedElsewhere?.answerId;
+      if (elsewhere && (await requestStop(this.deps, this.viewer!, elsewhere))) return;
     }
+    this.error('NOTHING_TO_DO', 'There is no answer being generated to stop.', messageId);
   }
 
   private onClose(): void {
@@ -277,13 +289,15 @@ export async function registerChat(app: FastifyInstance): Promise<void> {
     store: app.ctx.store,
     log: app.log.child({ module: 'chat' }),
     registry,
-    settings: DEFAULT_CHAT_SETTINGS,
+    settings: loadChatSettings(),
     llmEnvironment: () => loadLlmEnvironment(),
   };
+  const stopWatching = watchStopRequests(deps);
   app.get(CHAT_SOCKET_PATH, { websocket: true }, (socket, request) => {
     new ChatConnection(socket, request, deps, sockets);
   });
   app.addHook('onClose', async () => {
+    stopWatching();
     const live = registry.all();
     const drained = Promise.all(live.map((generation) => generation.settled));
     const timeout = new Promise<'timeout'>((resolve) =>

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import type { MessageByIdResponse } from '../../common/api/topics';
 import { chat as chatStrings } from '../../common/strings';
 import { messages } from '../db/schema';
 import { WEB_SEARCH_NOT_CONFIGURED } from './web-search';
@@ -77,6 +78,25 @@ it('answers from web results, with their URLs and web references', async () => {
     '[1] Node.js releases (web, https://nodejs.org/en/about/releases)',
   );
   await client.close();
+});
+
+it('saves the web pages read and their summary with the answer, so they come back after a reload', async () => {
+  const client = await h.connect(h.aliceToken);
+  client.send(webQuery);
+  const complete = await client.next('ANSWER_COMPLETE');
+  const sent = await client.next('WEB_VIEW_URLS');
+  const summary = await client.next('ALL_WEB_VIEW_URLS_SUMMARY');
+  await client.close();
+  const res = await h.server.app.inject({
+    method: 'GET',
+    url: `/api/v1/messages/message/${complete.message_id}`,
+    headers: { authorization: `Bearer ${h.aliceToken}` },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const { extraData } = res.json<MessageByIdResponse>().data.message;
+  expect(extraData.webViewUrls).toEqual(sent.urls);
+  expect(extraData.allWebViewUrlsSummary).toEqual({ count: summary.count, domains: summary.domains });
+  expect(extraData.allWebViewUrlsSummary).toEqual({ count: 2, domains: ['nodejs.org'] });
 });
 
 it('STOP_GENERATION while gathering data saves the static stopped answer, and the model is never asked', async () => {

@@ -1,18 +1,21 @@
 // Answer feedback (spec shell-and-account §3 Answer feedback, asking-questions §4 Feedback): one record per member
-// and answer, replaced by each submission and deleted by the removal call.
+// and answer. Each submission replaces its rating and comment and merges its reference votes; the removal call
+// deletes it.
 import { and, eq } from 'drizzle-orm';
 import {
   feedbackMessages,
   isFeedbackRemoval,
+  mergeReferenceVotes,
   messageIdOfResponse,
+  REFERENCES_FEEDBACK_MAX,
   responseIdOf,
   type FeedbackRequest,
   type FeedbackResponse,
 } from '../../common/api/feedback';
 import type { Viewer } from '../context';
 import { feedback, messages } from '../db/schema';
-import type { DbOrTx } from '../db/store';
-import { notFound } from '../errors';
+import type { Db, DbOrTx } from '../db/store';
+import { badRequest, notFound } from '../errors';
 import { canViewTopic } from '../policies/topics';
 import { presentFeedback } from '../presenters/feedback';
 import { loadTopic } from './access';
@@ -39,7 +42,7 @@ async function answerFor(db: DbOrTx, viewer: Viewer, responseId: string) {
 
 /** `POST /feedback`: records the viewer's feedback on an answer, or removes it (rating 0, no reference votes). */
 export async function saveFeedback(
-  db: DbOrTx,
+  db: Db,
   viewer: Viewer,
   request: FeedbackRequest,
 ): Promise<FeedbackResponse> {
@@ -54,18 +57,33 @@ export async function saveFeedback(
     await db.delete(feedback).where(mine);
     return { feedback: null };
   }
-  const values = {
-    queryId: request.query_id || (answer.replyToId ? responseIdOf(answer.replyToId) : null),
-    rating: request.rating,
-    comment: request.comment || null,
-    referencesFeedback: request.references_feedback,
-    updatedAt: new Date(),
-  };
-  const [row] = await db
-    .insert(feedback)
-    .values({ orgId: viewer.orgId, userId: viewer.userId, responseId, ...values })
-    .onConflictDoUpdate({ target: [feedback.orgId, feedback.userId, feedback.responseId], set: values })
-    .returning();
-  if (!row) throw new Error('feedback upsert returned nothing');
-  return { feedback: presentFeedback(row) };
+  return db.transaction(async (tx) => {
+    // locked, so two quick submissions (a thumb, then the modal) cannot both merge into the same earlier votes
+    const [earlier] = await tx
+      .select({ referencesFeedback: feedback.referencesFeedback })
+      .from(feedback)
+      .where(mine)
+      .for('update');
+    const referencesFeedback = mergeReferenceVotes(
+      earlier?.referencesFeedback ?? {},
+      request.references_feedback,
+    );
+    if (Object.keys(referencesFeedback).length > REFERENCES_FEEDBACK_MAX) {
+      throw badRequest(feedbackMessages.TOO_MANY_REFERENCE_VOTES, 'VALIDATION_FAILED');
+    }
+    const values = {
+      queryId: request.query_id || (answer.replyToId ? responseIdOf(answer.replyToId) : null),
+      rating: request.rating,
+      comment: request.comment || null,
+      referencesFeedback,
+      updatedAt: new Date(),
+    };
+    const [row] = await tx
+      .insert(feedback)
+      .values({ orgId: viewer.orgId, userId: viewer.userId, responseId, ...values })
+      .onConflictDoUpdate({ target: [feedback.orgId, feedback.userId, feedback.responseId], set: values })
+      .returning();
+    if (!row) throw new Error('feedback upsert returned nothing');
+    return { feedback: presentFeedback(row) };
+  });
 }

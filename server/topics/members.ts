@@ -2,12 +2,24 @@
 // editors who were added or tagged. Adding anyone makes the topic shared (multiplayer).
 import { and, asc, eq, inArray, isNull, notInArray, or, sql } from 'drizzle-orm';
 import { topicMessages, type TopicMember, type TopicMembersResponse } from '../../common/api/topics';
+import { parseFlags } from '../../common/flags';
 import type { Viewer } from '../context';
 import { botAdmins, bots, topicMembers, topics, users, type Topic, type User } from '../db/schema';
 import type { DbOrTx } from '../db/store';
-import { badRequest } from '../errors';
+import { badRequest, forbidden } from '../errors';
 import { presentTopicMember } from '../presenters/topic';
-import { topicToEdit, topicToView } from './access';
+import { loadTopicOrg, topicToEdit, topicToView } from './access';
+
+export const SHARED_TOPICS_OFF = 'Shared topics are not enabled for this workspace.';
+
+/**
+ * Adding or tagging colleagues shares a topic, which the org's multiplayerEnabled flag (default off) gates. The app
+ * hides the controls without it; the server refuses too, so an old tab or a script cannot share anyway.
+ */
+export async function requireSharedTopics(db: DbOrTx, orgId: string): Promise<void> {
+  const org = await loadTopicOrg(db, orgId);
+  if (!parseFlags(org.flags).multiplayerEnabled) throw forbidden(SHARED_TOPICS_OFF);
+}
 
 /** Members who may be added or tagged: anyone of the org who has not been blocked or deleted. */
 const TAGGABLE = notInArray(users.status, ['BLOCKED', 'DELETED']);
@@ -160,6 +172,7 @@ export async function addTopicMember(
   email: string,
 ): Promise<TopicMembersResponse> {
   const { topic } = await topicToEdit(db, viewer, topicId);
+  await requireSharedTopics(db, viewer.orgId);
   const people = await resolveTaggedMembers(db, viewer.orgId, [{ email }]);
   return membersOf(db, await addEditors(db, topic, people));
 }

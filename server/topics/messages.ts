@@ -1,7 +1,7 @@
 // Reading messages for presentation: everything a page of messages is shown with (authors, bots, files, the
 // reader's feedback, which references they may still read) is loaded in one query per kind.
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { messageIdOfResponse, ratingSchema, responseIdOf, type Rating } from '../../common/api/feedback';
+import { messageIdOfResponse, ratingSchema, referenceVotesOf, responseIdOf } from '../../common/api/feedback';
 import type { ChatMessage, MessageFile, TopicAccess } from '../../common/api/messages';
 import type { TopicFile } from '../../common/api/topics';
 import type { Viewer } from '../context';
@@ -21,6 +21,7 @@ import {
   readableDocuments,
   storedDebugLogs,
   storedReferences,
+  type ReaderFeedback,
   type ReferenceReader,
 } from '../presenters/message';
 import { presentMessageFile, presentTopicFile } from '../presenters/topic';
@@ -82,15 +83,19 @@ async function filesByMessage(
   return map;
 }
 
-async function ratingsOf(
+async function feedbackOf(
   db: DbOrTx,
   reader: MessageReader,
   messageIds: string[],
-): Promise<Map<string, Rating>> {
-  const map = new Map<string, Rating>();
+): Promise<Map<string, ReaderFeedback>> {
+  const map = new Map<string, ReaderFeedback>();
   if (!reader.userId || reader.publicView || messageIds.length === 0) return map;
   const rows = await db
-    .select({ responseId: feedback.responseId, rating: feedback.rating })
+    .select({
+      responseId: feedback.responseId,
+      rating: feedback.rating,
+      referencesFeedback: feedback.referencesFeedback,
+    })
     .from(feedback)
     .where(
       and(
@@ -101,7 +106,11 @@ async function ratingsOf(
     );
   for (const row of rows) {
     const rating = ratingSchema.safeParse(row.rating);
-    if (row.responseId && rating.success) map.set(messageIdOfResponse(row.responseId), rating.data);
+    if (!row.responseId || !rating.success) continue;
+    map.set(messageIdOfResponse(row.responseId), {
+      rating: rating.data,
+      references: referenceVotesOf(row.referencesFeedback),
+    });
   }
   return map;
 }
@@ -120,7 +129,7 @@ export async function presentMessages(
   const messageIds = rows.map((row) => row.id);
   const authorIds = ids(rows.map((row) => row.authorId));
   const botIds = ids(rows.map((row) => row.botId));
-  const [authors, botRows, files, ratings, isReadable] = await Promise.all([
+  const [authors, botRows, files, feedbackByMessage, isReadable] = await Promise.all([
     authorIds.length === 0
       ? []
       : db
@@ -134,7 +143,7 @@ export async function presentMessages(
           .from(bots)
           .where(and(eq(bots.orgId, reader.orgId), inArray(bots.id, botIds))),
     filesByMessage(db, reader.orgId, messageIds),
-    ratingsOf(db, reader, messageIds),
+    feedbackOf(db, reader, messageIds),
     readableDocuments(
       db,
       reader,
@@ -152,7 +161,7 @@ export async function presentMessages(
       author: (row.authorId && authorById.get(row.authorId)) || null,
       bot: (row.botId && botById.get(row.botId)) || null,
       files: files.get(row.id) ?? [],
-      rating: ratings.get(row.id) ?? null,
+      feedback: feedbackByMessage.get(row.id) ?? null,
       isReadable,
       publicView: reader.publicView,
     });

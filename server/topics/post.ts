@@ -12,7 +12,7 @@ import { badRequest, notFound } from '../errors';
 import { requireTopicEdit } from '../policies/topics';
 import { presentTopicAccess } from '../presenters/topic';
 import { loadTopic, loadTopicOrg } from './access';
-import { addEditors, resolveTaggedMembers } from './members';
+import { addEditors, requireSharedTopics, resolveTaggedMembers } from './members';
 import { memberReader, presentMessages } from './messages';
 
 /** Ours: the title a topic started by a message to colleagues gets (the assistant titles the ones it answers). */
@@ -56,6 +56,8 @@ export async function createSharedMessage(
   viewer: Viewer,
   request: CreateMessageRequest,
 ): Promise<CreateMessageResponse> {
+  // every message written here is to colleagues in a shared topic
+  await requireSharedTopics(db, viewer.orgId);
   const tagged = await resolveTaggedMembers(db, viewer.orgId, [
     ...request.tagged_users.map((person) => ({ id: person.id, email: person.email })),
     ...request.tagged_emails.map((email) => ({ email })),

@@ -27,6 +27,7 @@ export async function updateProfile(db: Db, viewer: Viewer, body: UserUpdateRequ
   if (body.first_name !== undefined) set.firstName = body.first_name;
   if (body.last_name !== undefined) set.lastName = body.last_name;
   if (body.display_name !== undefined) set.displayName = body.display_name;
+  if (body.has_seen_web_onboarding !== undefined) set.hasSeenWebOnboarding = body.has_seen_web_onboarding;
   if (Object.keys(set).length === 0) return;
   await db
     .update(users)

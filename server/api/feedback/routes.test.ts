@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { responseIdOf, type FeedbackResponse } from '../../../common/api/feedback';
-import type { TopicByIdResponse } from '../../../common/api/topics';
+import type { ChatHistoryResponse, MessageByIdResponse, TopicByIdResponse } from '../../../common/api/topics';
 import { newId } from '../../db/ids';
-import { feedback, type Message, type Topic, type User } from '../../db/schema';
-import { createExchange, createTopic } from '../../testing/chat-fixtures';
+import { feedback, type Message, type Org, type Topic, type User } from '../../db/schema';
+import { createDocument, createExchange, createTopic, referenceTo } from '../../testing/chat-fixtures';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
 
@@ -13,6 +13,7 @@ let owen: User;
 let mia: User;
 let cora: User;
 let olga: User;
+let acme: Org;
 let topic: Topic;
 let question: Message;
 let answer: Message;
@@ -21,7 +22,7 @@ const tokens = new Map<User, string>();
 beforeAll(async () => {
   server = await createTestServer();
   const { db } = server.store;
-  const acme = await createOrg(db, { domain: 'acme.test' });
+  acme = await createOrg(db, { domain: 'acme.test' });
   const other = await createOrg(db, { domain: 'other.test' });
   owen = await createUser(db, acme, { email: 'owen@acme.test' });
   mia = await createUser(db, acme, { email: 'mia@acme.test' });
@@ -75,7 +76,7 @@ describe('POST /feedback', () => {
       comment: null,
       references_feedback: {},
     });
-    expect(await ratingShown(owen)).toEqual({ rating: 1 });
+    expect(await ratingShown(owen)).toEqual({ rating: 1, references_feedback: {} });
     // another member's thumb is theirs alone
     expect(await ratingShown(mia)).toBeUndefined();
 
@@ -94,7 +95,8 @@ describe('POST /feedback', () => {
         referencesFeedback: { 'doc-1': -1, 'doc-2': 1 },
       }),
     ]);
-    expect(await ratingShown(owen)).toEqual({ rating: -1 });
+    // votes are given back only on references the answer shows (this one cites none)
+    expect(await ratingShown(owen)).toEqual({ rating: -1, references_feedback: {} });
 
     // the removal call: no rating, no reference votes
     const removed = await send(owen, { query_id: 'q-1', response_id: responseId, references_feedback: {} });
@@ -119,6 +121,70 @@ describe('POST /feedback', () => {
     expect(await rowsOf(mia)).toHaveLength(1);
   });
 
+  it('merges a new rating’s reference votes into the earlier ones; 0 clears one', async () => {
+    const responseId = responseIdOf(answer.id);
+    const first = await send(owen, {
+      response_id: responseId,
+      rating: 1,
+      references_feedback: { 'doc-1': 1, 'doc-2': -1 },
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    // the modal opened again: a new thumb, one reference changed, one cleared, one new
+    const second = await send(owen, {
+      response_id: responseId,
+      rating: -1,
+      comment: 'Missed the newer doc',
+      references_feedback: { 'doc-2': 0, 'doc-3': 1 },
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json<FeedbackResponse>().feedback).toMatchObject({
+      rating: -1,
+      references_feedback: { 'doc-1': 1, 'doc-3': 1 },
+    });
+    // only a thumb: the reference votes stay
+    const third = await send(owen, { response_id: responseId, rating: 1 });
+    expect(third.json<FeedbackResponse>().feedback?.references_feedback).toEqual({ 'doc-1': 1, 'doc-3': 1 });
+    expect(await rowsOf(owen)).toEqual([
+      expect.objectContaining({ rating: 1, comment: null, referencesFeedback: { 'doc-1': 1, 'doc-3': 1 } }),
+    ]);
+    await send(owen, { response_id: responseId, references_feedback: {} });
+  });
+
+  it('gives the reader’s reference votes back with the answer, only on references they are shown', async () => {
+    const { db } = server.store;
+    const doc = await createDocument(db, acme, { acl: [`user:${owen.email}`] });
+    const gone = await createDocument(db, acme, { acl: ['user:nobody@acme.test'] });
+    const { answer: cited } = await createExchange(db, topic, owen, {
+      references: [referenceTo(doc), referenceTo(gone)],
+    });
+    const responseId = responseIdOf(cited.id);
+    const res = await send(owen, {
+      response_id: responseId,
+      rating: 1,
+      references_feedback: { [doc.id]: -1, [gone.id]: 1 },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const shown = async <T>(url: string) =>
+      (
+        await server.app.inject({
+          method: 'GET',
+          url,
+          headers: { authorization: `Bearer ${tokens.get(owen)}` },
+        })
+      ).json<T>();
+    const byId = await shown<MessageByIdResponse>(`/api/v1/messages/message/${cited.id}`);
+    expect(byId.data.message.extraData.messageFeedback).toEqual({
+      rating: 1,
+      references_feedback: { [doc.id]: -1 },
+    });
+    const history = await shown<ChatHistoryResponse>('/api/v1/_chatHistory?api_version=2');
+    const inHistory = history.history.find((m) => m.message_id === cited.id);
+    expect(inHistory?.extraData.messageFeedback).toEqual({
+      rating: 1,
+      references_feedback: { [doc.id]: -1 },
+    });
+  });
+
   it('answers 404 for answers the member cannot see, questions, and unknown ids', async () => {
     const responseId = responseIdOf(answer.id);
     for (const [user, id] of [
@@ -139,7 +205,8 @@ describe('POST /feedback', () => {
     for (const payload of [
       { response_id: answer.id, rating: 1 },
       { response_id: responseId, rating: 2 },
-      { response_id: responseId, rating: 1, references_feedback: { 'doc-1': 0 } },
+      { response_id: responseId, rating: 1, references_feedback: { 'doc-1': 2 } },
+      { response_id: responseId, rating: 1, references_feedback: { '': 1 } },
       { response_id: responseId, rating: 1, comment: 'x'.repeat(5001) },
       { response_id: responseId, rating: 1, extra: true },
       { rating: 1 },

@@ -11,6 +11,7 @@ import { messages, topicMembers, topics, uploads, type Org, type User } from '..
 import { createExchange, createMessage, createTopic } from '../../testing/chat-fixtures';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
+import { SHARED_TOPICS_OFF } from '../../topics/members';
 
 let server: TestServer;
 let acme: Org;
@@ -23,7 +24,7 @@ const tokens = new Map<User, string>();
 beforeAll(async () => {
   server = await createTestServer();
   const { db } = server.store;
-  acme = await createOrg(db, { domain: 'acme.test' });
+  acme = await createOrg(db, { domain: 'acme.test', flags: { multiplayerEnabled: true } });
   const other = await createOrg(db, { domain: 'other.test' });
   owen = await createUser(db, acme, { email: 'owen@acme.test', firstName: 'Owen' });
   mia = await createUser(db, acme, { email: 'mia@acme.test', firstName: 'Mia' });
@@ -238,6 +239,24 @@ describe('POST /messages/create', () => {
     expect(await db.select().from(messages).where(eq(messages.topicId, topic.id))).toEqual([]);
     const [row] = await db.select().from(topics).where(eq(topics.id, topic.id));
     expect(row?.isMultiplayer).toBe(false);
+  });
+
+  it('refuses tagging while the org has shared topics off (403), and writes nothing', async () => {
+    const { db } = server.store;
+    const solo = await createOrg(db, { domain: 'solo.test' });
+    const sam = await createUser(db, solo, { email: 'sam@solo.test' });
+    await createUser(db, solo, { email: 'tia@solo.test' });
+    tokens.set(sam, (await loginTokensFor(server.ctx, sam)).id_token);
+    const conversationId = newId();
+    const res = await create(sam, {
+      message: '@Tia have a look',
+      conversation_id: conversationId,
+      tagged_emails: ['tia@solo.test'],
+    });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toEqual({ code: 'FORBIDDEN', message: SHARED_TOPICS_OFF });
+    expect(await db.select().from(topics).where(eq(topics.id, conversationId))).toEqual([]);
+    expect(await db.select().from(messages).where(eq(messages.orgId, solo.id))).toEqual([]);
   });
 
   it('refuses writing in a topic the viewer cannot see (404) or only reads (403)', async () => {

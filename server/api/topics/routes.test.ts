@@ -29,6 +29,7 @@ import {
 } from '../../testing/chat-fixtures';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
+import { SHARED_TOPICS_OFF } from '../../topics/members';
 
 let server: TestServer;
 let acme: Org;
@@ -42,7 +43,10 @@ const tokens = new Map<User, string>();
 beforeAll(async () => {
   server = await createTestServer();
   const { db } = server.store;
-  acme = await createOrg(db, { domain: 'acme.test', flags: { publicTopics: true } });
+  acme = await createOrg(db, {
+    domain: 'acme.test',
+    flags: { publicTopics: true, multiplayerEnabled: true },
+  });
   await db.update(orgs).set({ publicTopicsEnabled: true }).where(eq(orgs.id, acme.id));
   other = await createOrg(db, { domain: 'other.test', flags: { publicTopics: true } });
   await db.update(orgs).set({ publicTopicsEnabled: true }).where(eq(orgs.id, other.id));
@@ -418,6 +422,24 @@ describe('topic members', () => {
     }
     const rows = await db.select().from(topicMembers).where(eq(topicMembers.topicId, topic.id));
     expect(rows).toEqual([]);
+  });
+
+  it('refuses adding anyone while the org has shared topics off (403), and changes nothing', async () => {
+    const { db } = server.store;
+    const solo = await createOrg(db, { domain: 'solo.test', flags: { publicTopics: true } });
+    const sam = await createUser(db, solo, { email: 'sam@solo.test' });
+    await createUser(db, solo, { email: 'tia@solo.test' });
+    tokens.set(sam, (await loginTokensFor(server.ctx, sam)).id_token);
+    const topic = await createTopic(db, sam);
+    const res = await call(sam, 'POST', '/topics/topic/member', {
+      conversation_id: topic.id,
+      user_email: 'tia@solo.test',
+    });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json()).toEqual({ code: 'FORBIDDEN', message: SHARED_TOPICS_OFF });
+    expect(await db.select().from(topicMembers).where(eq(topicMembers.topicId, topic.id))).toEqual([]);
+    const [row] = await db.select().from(topics).where(eq(topics.id, topic.id));
+    expect(row?.isMultiplayer).toBe(false);
   });
 
   it('refuses adding to a topic the viewer cannot see (404) or only reads (403)', async () => {

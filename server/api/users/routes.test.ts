@@ -58,6 +58,23 @@ describe('PATCH /users/{id}', () => {
     });
   });
 
+  it('marks the web onboarding as seen, for the caller only', async () => {
+    expect((await userRow(ben.id)).hasSeenWebOnboarding).toBe(false);
+    const res = await call(benToken, 'PATCH', `/users/${ben.id}`, { has_seen_web_onboarding: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<CurrentUser>().hasSeenWebOnboarding).toBe(true);
+    expect((await userRow(ben.id)).hasSeenWebOnboarding).toBe(true);
+    const me = await call(benToken, 'GET', '/_fetchData/user');
+    expect(me.json<CurrentUser>().hasSeenWebOnboarding).toBe(true);
+
+    const refused = await call(benToken, 'PATCH', `/users/${ada.id}`, { has_seen_web_onboarding: true });
+    expect(refused.statusCode).toBe(403);
+    const malformed = await call(adaToken, 'PATCH', `/users/${ada.id}`, { has_seen_web_onboarding: 'yes' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toHaveProperty('code');
+    expect((await userRow(ada.id)).hasSeenWebOnboarding).toBe(false);
+  });
+
   it('refuses names with other characters or over 100 characters', async () => {
     for (const payload of [
       { first_name: '<script>' },

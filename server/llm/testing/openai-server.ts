@@ -5,7 +5,7 @@
  * exactly as it reaches Ollama or vLLM. Every request is recorded, so a test can read the prompt the model got.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, readBody } from './http';
 
 export type ChatRole = 'system' | 'user' | 'assistant' | 'tool' | 'developer';
 
@@ -31,6 +31,11 @@ export type ScriptedReply = {
   error?: { status: number; message: string };
   /** Stream this many chunks, then drop the connection. */
   dropAfterChunks?: number;
+  /**
+   * Instead of `text`/`chunks`: each chunk is asked for as it is sent (null ends the answer), so a benchmark can
+   * stamp the time into it and decide while streaming how long the answer goes on.
+   */
+  live?: (index: number) => string | null;
 };
 
 export type Responder = (request: RecordedRequest) => ScriptedReply;
@@ -67,12 +72,6 @@ export function splitText(text: string, size = 8): string[] {
   }
   if (rest) pieces.push(rest);
   return pieces;
-}
-
-async function readBody(request: IncomingMessage): Promise<string> {
-  const parts: Buffer[] = [];
-  for await (const part of request) parts.push(part as Buffer);
-  return Buffer.concat(parts).toString('utf8');
 }
 
 export async function startOpenAiServer(options: { respond?: Responder } = {}): Promise<OpenAiTestServer> {
@@ -148,6 +147,18 @@ export async function startOpenAiServer(options: { respond?: Responder } = {}): 
     });
     send(chunk({ role: 'assistant', content: '' }, null));
     if (reply.firstDelayMs) await sleep(reply.firstDelayMs);
+    if (reply.live) {
+      for (let index = 0; ; index++) {
+        if (reply.delayMs) await sleep(reply.delayMs);
+        if (response.destroyed) return;
+        const piece = reply.live(index);
+        if (piece === null) break;
+        send(chunk({ content: piece }, null));
+      }
+      send(chunk({}, 'stop'));
+      response.end('data: [DONE]\n\n');
+      return;
+    }
     const pieces = reply.chunks ?? splitText(text);
     for (const [index, piece] of pieces.entries()) {
       if (response.destroyed) return;
@@ -177,13 +188,6 @@ export async function startOpenAiServer(options: { respond?: Responder } = {}): 
       response.end(JSON.stringify({ error: { message: String(error), type: 'server_error' } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  state.url = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
+  Object.assign(state, await listenOnLoopback(server));
   return state;
 }
