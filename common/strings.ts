@@ -148,6 +148,8 @@ export const apps = {
   incorrectCredential: (credentialName: string = CREDENTIAL_NAMES.apiKey) =>
     `Incorrect ${credentialName}. Please try again.`,
   UNIQUE_CONNECTION_NAME: 'Please enter a unique connection name.',
+  /** Not in the spec, whose dialog refuses a larger icon before sending; the server says why it refuses one. */
+  ICON_TOO_LARGE: 'The icon must be 5 MB or smaller.',
   VALID_URL: 'Please enter a valid URL.',
   POPUP_BLOCKED: 'Unable to connect, please check your popup blocker.',
   CHROME_ONLY: "Scout's extension is only supported on Chrome. Please use Chrome to install the extension.",
@@ -316,6 +318,18 @@ export const files = {
   // ours: the 30-day age warning tooltip is described, not quoted.
   AGE_WARNING:
     'Files uploaded more than 30 days ago are no longer available. Start a new chat to use them again.',
+  // ours: the files screen's labels are not quoted by the spec.
+  TITLE: 'Files',
+  UPLOAD_FILES: 'Upload files',
+  UPLOAD_ZIP: 'Upload zip',
+  EMPTY: 'No files yet. Upload documents to search them and ask questions about them.',
+  INDEXING: 'Indexing...',
+  chunks: (n: number) => `${n} ${n === 1 ? 'chunk' : 'chunks'}`,
+  VISIBILITY_PRIVATE: 'Only me',
+  VISIBILITY_ORG: 'Everyone in the workspace',
+  DELETE: 'Delete',
+  CANCEL: 'Cancel',
+  deleteConfirm: (file: string) => `Delete ${file}? It will no longer be found in search or answers.`,
 } as const;
 
 export const validation = {

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { LOGIN_TOKENS_STORAGE_KEY, type LoginTokens } from '../common/api/session';
 
 /** Debian's Chromium (DESIGN §10): Playwright never downloads a browser of its own here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -32,4 +33,52 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
       await rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Signs the page in as `tokens` (or out, with null) on its first load only: later reloads must see what the app
+ * itself did to the stored tokens, a sign-out included.
+ */
+export async function seedSession(page: Page, tokens: LoginTokens | null): Promise<void> {
+  await page.addInitScript(
+    ({ key, value }) => {
+      try {
+        if (sessionStorage.getItem('e2e.seeded')) return;
+        sessionStorage.setItem('e2e.seeded', '1');
+        if (value === null) localStorage.removeItem(key);
+        else localStorage.setItem(key, value);
+      } catch {
+        // about:blank has no storage; the first real page load seeds it.
+      }
+    },
+    { key: LOGIN_TOKENS_STORAGE_KEY, value: tokens ? JSON.stringify(tokens) : null },
+  );
+}
+
+/** A fresh browser with one page signed in as `tokens`, closed after `run` whatever happens. */
+export async function withSignedInPage(
+  tokens: LoginTokens,
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.context.newPage();
+    await seedSession(page, tokens);
+    await run(page, browser.context);
+  } finally {
+    await browser.close();
+  }
+}
+
+/** A fresh browser signed in as `tokens`, at `address`; the caller closes it. */
+export async function openSignedIn(
+  baseUrl: string,
+  tokens: LoginTokens,
+  address: string,
+): Promise<{ page: Page; close: () => Promise<void> }> {
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  await seedSession(page, tokens);
+  await page.goto(`${baseUrl}${address}`);
+  return { page, close: browser.close };
 }

@@ -5,7 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LOGIN_TOKENS_STORAGE_KEY, type LoginTokens } from '../common/api/session';
+import type { LoginTokens } from '../common/api/session';
 import {
   chat as chatStrings,
   feedback as feedbackStrings,
@@ -19,7 +19,8 @@ import {
   type RecordedRequest,
   type ScriptedReply,
 } from '../server/llm/testing/openai-server';
-import { launchBrowser, startScout, type RunningScout } from './harness';
+import { LLM_ENV_KEYS } from '../server/chat/testing/harness';
+import { startScout, withSignedInPage, type RunningScout } from './harness';
 
 const WAIT_MS = 15_000;
 const SCREENSHOTS = path.join(process.cwd(), 'test-results', 'screens');
@@ -29,22 +30,6 @@ const STAGE_LABELS: readonly string[] = [
   chatStrings.GATHERING_DATA,
   chatStrings.BUILDING_PROMPT,
   chatStrings.ANSWERING,
-];
-
-/** Every variable the model registry reads: cleared so a developer's own keys never reach the test. */
-const LLM_ENV_KEYS = [
-  'OPENAI_API_KEY',
-  'OPENAI_BASE_URL',
-  'ANTHROPIC_API_KEY',
-  'GOOGLE_GENERATIVE_AI_API_KEY',
-  'XAI_API_KEY',
-  'DEEPSEEK_API_KEY',
-  'LLAMA_API_KEY',
-  'OPENAI_COMPATIBLE_BASE_URL',
-  'OPENAI_COMPATIBLE_API_KEY',
-  'OPENAI_COMPATIBLE_MODEL',
-  'LLM_MODEL_OVERRIDES',
-  'WEB_SEARCH_API_KEY',
 ];
 
 const ANSWER =
@@ -109,22 +94,8 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-async function withPage(run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.context.newPage();
-    await page.addInitScript(
-      ({ key, value }) => {
-        if (sessionStorage.getItem('e2e.seeded')) return;
-        sessionStorage.setItem('e2e.seeded', '1');
-        localStorage.setItem(key, value);
-      },
-      { key: LOGIN_TOKENS_STORAGE_KEY, value: JSON.stringify(alice) },
-    );
-    await run(page, browser.context);
-  } finally {
-    await browser.close();
-  }
+function withPage(run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
+  return withSignedInPage(alice, run);
 }
 
 async function snap(page: Page, name: string): Promise<void> {

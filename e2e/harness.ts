@@ -6,7 +6,7 @@ import { upsertDocuments, type IndexDocument } from '../server/search';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
 
-export { launchBrowser } from './browser';
+export { launchBrowser, seedSession, withSignedInPage } from './browser';
 
 export type RunningScout = {
   baseUrl: string;

@@ -12,7 +12,7 @@ import { LOGO_MAX_BYTES } from '../common/limits';
 import { auth, invites, shell, validation } from '../common/strings';
 import { imageCopy, inviteCopy, membersCopy, mySettingsCopy, setupCopy, sidebarCopy } from '../app/strings';
 import { pngBytes } from '../server/testing/images';
-import { launchBrowser, startScout } from './harness';
+import { launchBrowser, seedSession, startScout } from './harness';
 import type { RunningScout } from './harness';
 import { startMailbox } from './mailbox';
 import type { Mailbox, ReceivedMail } from './mailbox';
@@ -64,16 +64,7 @@ async function withBrowser(run: (context: BrowserContext) => Promise<void>): Pro
 
 async function openPage(context: BrowserContext, address: string, as?: LoginTokens): Promise<Page> {
   const page = await context.newPage();
-  if (as) {
-    await page.addInitScript(
-      ({ key, value }) => {
-        if (sessionStorage.getItem('e2e.seeded')) return;
-        sessionStorage.setItem('e2e.seeded', '1');
-        localStorage.setItem(key, value);
-      },
-      { key: LOGIN_TOKENS_STORAGE_KEY, value: JSON.stringify(as) },
-    );
-  }
+  if (as) await seedSession(page, as);
   await page.goto(`${scout.baseUrl}${address}`);
   return page;
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_TOKENS_STORAGE_KEY } from '../common/api/session';
 import type { LoginTokens } from '../common/api/session';
 import { auth, shell } from '../common/strings';
-import { launchBrowser, startScout } from './harness';
+import { launchBrowser, seedSession, startScout } from './harness';
 
 type Scout = Awaited<ReturnType<typeof startScout>>;
 type Browser = Awaited<ReturnType<typeof launchBrowser>>;
@@ -76,19 +76,7 @@ afterAll(async () => {
  */
 async function withPage(as: LoginTokens | null, run: (page: Page) => Promise<void>): Promise<void> {
   const page = await browser.context.newPage();
-  await page.addInitScript(
-    ({ key, value }) => {
-      try {
-        if (sessionStorage.getItem('e2e.seeded')) return;
-        sessionStorage.setItem('e2e.seeded', '1');
-        if (value === null) localStorage.removeItem(key);
-        else localStorage.setItem(key, value);
-      } catch {
-        // about:blank has no storage; the first real page load seeds it.
-      }
-    },
-    { key: LOGIN_TOKENS_STORAGE_KEY, value: as ? JSON.stringify(as) : null },
-  );
+  await seedSession(page, as);
   try {
     await run(page);
   } finally {

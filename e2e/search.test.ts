@@ -7,11 +7,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_TOKENS_STORAGE_KEY, type LoginTokens } from '../common/api/session';
+import type { LoginTokens } from '../common/api/session';
 import { upsertDocuments, type IndexDocument } from '../server/search';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer, type TestServer } from '../server/testing/server';
-import { launchBrowser } from './browser';
+import { openSignedIn } from './browser';
 
 const WAIT_MS = 10_000;
 const SCREENSHOTS = path.join(process.cwd(), 'test-results', 'screens');
@@ -78,15 +78,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-async function openAs(as: LoginTokens, address: string): Promise<{ page: Page; close: () => Promise<void> }> {
-  const browser = await launchBrowser();
-  const page = await browser.context.newPage();
-  await page.addInitScript(({ key, value }) => localStorage.setItem(key, value), {
-    key: LOGIN_TOKENS_STORAGE_KEY,
-    value: JSON.stringify(as),
-  });
-  await page.goto(`${baseUrl}${address}`);
-  return { page, close: browser.close };
+function openAs(tokens: LoginTokens, address: string) {
+  return openSignedIn(baseUrl, tokens, address);
 }
 
 const titles = (page: Page) =>

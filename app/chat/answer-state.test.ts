@@ -3,6 +3,7 @@ import type { ServerMessage } from '../../common/api/chat';
 import { chat as chatStrings } from '../../common/strings';
 import {
   applyServerMessage,
+  awaitingReplay,
   newExchange,
   nextProgress,
   stoppedExchange,
@@ -158,5 +159,57 @@ describe('stop', () => {
       messageText: chatStrings.STOPPED,
       extraData: { staticAnswerType: 'stopped' },
     });
+  });
+});
+
+describe('web results', () => {
+  it('collects the pages read, each once, and the summary', () => {
+    const after = fold(fresh(), [
+      stage('GATHERING_DATA'),
+      {
+        type: 'WEB_VIEW_URLS',
+        urls: [
+          { url: 'https://a.example/1', title: 'One' },
+          { url: 'https://b.example/2', title: 'Two' },
+        ],
+      },
+      {
+        type: 'WEB_VIEW_URLS',
+        urls: [
+          { url: 'https://a.example/1', title: 'One' },
+          { url: 'https://c.example/3', title: 'Three' },
+          { url: 'https://c.example/3', title: 'Three' },
+        ],
+      },
+      { type: 'ALL_WEB_VIEW_URLS_SUMMARY', count: 3, domains: ['a.example', 'b.example', 'c.example'] },
+    ]);
+    expect(after.webPages.map((page) => page.title)).toEqual(['One', 'Two', 'Three']);
+    expect(after.webSummary).toEqual({ count: 3, domains: ['a.example', 'b.example', 'c.example'] });
+    expect(fresh().webPages).toEqual([]);
+    expect(fresh().webSummary).toBeNull();
+  });
+});
+
+describe('following again', () => {
+  it('does not count a repeated stage as progress', () => {
+    const after = fold(fresh(), [stage('GATHERING_DATA'), stage('GATHERING_DATA'), stage('GATHERING_DATA')]);
+    expect(after.progress).toBe(50);
+    expect(fold(after, [stage('BUILDING_PROMPT')]).progress).toBe(65);
+  });
+
+  it('shows the replayed text once after a RECONNECT to a live answer', () => {
+    const streaming = fold(fresh(), [stage('STREAMING_ANSWER'), { type: 'CHUNK', text: 'Sixteen ' }]);
+    const replayed = fold(awaitingReplay(streaming), [
+      stage('STREAMING_ANSWER'),
+      { type: 'CHUNK', text: 'Sixteen weeks' },
+      { type: 'CHUNK', text: ' [1].' },
+    ]);
+    expect(replayed.answer.messageText).toBe('Sixteen weeks [1].');
+    expect(replayed.progress).toBe(streaming.progress);
+  });
+
+  it('leaves a finished answer alone', () => {
+    const stopped = stoppedExchange(fresh());
+    expect(awaitingReplay(stopped)).toBe(stopped);
   });
 });

@@ -1,8 +1,13 @@
 // What one question and its answer look like while the answer streams (spec asking-questions §4, shell-and-account
 // §7.5): the server's messages folded into the two ChatMessages the conversation view shows. Pure, so the rules
 // (chunks ignored until streaming starts, the progress rule, how an answer ends) are tested without a socket.
-import { STAGE_LABELS, type ServerMessage } from '../../common/api/chat';
-import type { ChatMessage, MessageAuthor, StaticAnswerType } from '../../common/api/messages';
+import {
+  STAGE_LABELS,
+  type ChatStage,
+  type ServerMessage,
+  type ServerMessageOf,
+} from '../../common/api/chat';
+import type { ChatMessage, MessageAuthor, MessageFile, StaticAnswerType } from '../../common/api/messages';
 import {
   PROGRESS_BAR_CAP,
   PROGRESS_BAR_FIRST_JUMP,
@@ -11,11 +16,16 @@ import {
 } from '../../common/limits';
 import { chat as chatStrings } from '../../common/strings';
 
+export type WebPage = ServerMessageOf<'WEB_VIEW_URLS'>['urls'][number];
+export type WebSummary = Omit<ServerMessageOf<'ALL_WEB_VIEW_URLS_SUMMARY'>, 'type'>;
+
 export type Exchange = {
   /** The user message's id, chosen here so the question can be reconnected to before the server answers. */
   key: string;
   question: ChatMessage;
   answer: ChatMessage;
+  /** The last stage the server named; the server repeats it to keep the socket alive. */
+  stage: ChatStage | null;
   /** The stage label shown above the answer while it is pending. */
   stageLabel: string | null;
   progress: number;
@@ -23,6 +33,10 @@ export type Exchange = {
   streaming: boolean;
   /** The server accepted the question and wrote its rows (QUERY_ACCEPTED): a refusal can no longer come. */
   accepted: boolean;
+  /** Web mode: the pages read so far (WEB_VIEW_URLS), each once; saved with the answer as extraData.webViewUrls. */
+  webPages: readonly WebPage[];
+  /** Web mode: how many pages were read, from which sites (ALL_WEB_VIEW_URLS_SUMMARY). */
+  webSummary: WebSummary | null;
 };
 
 /** The progress rule of non-research answers: 5, then 50, then +15 per stage or skill event, at most 90. */
@@ -43,6 +57,8 @@ type NewExchange = {
   topicTitle: string;
   author: MessageAuthor;
   deepresearch: boolean;
+  /** Files attached to the question. */
+  files?: readonly MessageFile[];
   now: Date;
 };
 
@@ -75,7 +91,7 @@ function blankMessage(
     allReferencesSummary: null,
     relatedSearches: [],
     debugLogs: null,
-    files: [],
+    files: sender === 'USER' ? [...(input.files ?? [])] : [],
     extraData: {},
     skillRetrieved: null,
     deepresearch: input.deepresearch,
@@ -92,10 +108,13 @@ export function newExchange(input: NewExchange): Exchange {
     key: input.key,
     question: blankMessage(input.key, 'USER', input, input.query, 0),
     answer: blankMessage(input.answerKey, 'ASSISTANT', input, '', 1),
+    stage: null,
     stageLabel: input.deepresearch ? chatStrings.RESEARCHING : chatStrings.UNDERSTANDING_QUESTION,
     progress: PROGRESS_BAR_START,
     streaming: false,
     accepted: false,
+    webPages: [],
+    webSummary: null,
   };
 }
 
@@ -105,10 +124,13 @@ export function exchangeFor(question: ChatMessage, answer: ChatMessage): Exchang
     key: question.message_id,
     question,
     answer: { ...answer, messageText: '' },
+    stage: null,
     stageLabel: answer.deepresearch ? chatStrings.RESEARCHING : null,
     progress: answer.progressBar ?? PROGRESS_BAR_START,
     streaming: false,
     accepted: true,
+    webPages: [],
+    webSummary: null,
   };
 }
 
@@ -154,6 +176,15 @@ export function stoppedExchange(exchange: Exchange): Exchange {
   return withStaticAnswer(exchange, 'CANCELLED', chatStrings.STOPPED, 'stopped');
 }
 
+/**
+ * RECONNECT is about to be sent: the server answers with the current stage and the whole text so far as one CHUNK,
+ * so the text shown is dropped rather than doubled.
+ */
+export function awaitingReplay(exchange: Exchange): Exchange {
+  if (isFinal(exchange)) return exchange;
+  return withAnswer(exchange, { messageText: '' });
+}
+
 /** The answer as saved, from `GET /messages/message/{id}` (ANSWER_SAVED before ANSWER_COMPLETE, reconnect failure). */
 export function withSavedAnswer(exchange: Exchange, saved: ChatMessage): Exchange {
   return { ...exchange, answer: saved };
@@ -176,13 +207,15 @@ export function applyServerMessage(exchange: Exchange, message: ServerMessage): 
       const label = research
         ? chatStrings.RESEARCHING
         : (message.label ?? STAGE_LABELS[message.stage] ?? exchange.stageLabel);
+      // A repeated stage (keep-alive, or the replay after RECONNECT) is not progress.
       const progress = research
         ? (message.progressBar ?? exchange.progress)
-        : message.stage === 'RECONNECTING'
+        : message.stage === 'RECONNECTING' || message.stage === exchange.stage
           ? exchange.progress
           : nextProgress(exchange.progress);
       const next = {
         ...exchange,
+        stage: message.stage,
         stageLabel: label,
         progress,
         streaming: exchange.streaming || startsStreaming,
@@ -254,9 +287,19 @@ export function applyServerMessage(exchange: Exchange, message: ServerMessage): 
         return withStaticAnswer(exchange, 'FAILED', chatStrings.GENERATION_FAILED, 'failed');
       }
       return exchange;
-    case 'ANSWER_SAVED':
-    case 'WEB_VIEW_URLS':
+    case 'WEB_VIEW_URLS': {
+      const known = new Set(exchange.webPages.map((page) => page.url));
+      const added: WebPage[] = [];
+      for (const page of message.urls) {
+        if (known.has(page.url)) continue;
+        known.add(page.url);
+        added.push(page);
+      }
+      return added.length === 0 ? exchange : { ...exchange, webPages: [...exchange.webPages, ...added] };
+    }
     case 'ALL_WEB_VIEW_URLS_SUMMARY':
+      return { ...exchange, webSummary: { count: message.count, domains: message.domains } };
+    case 'ANSWER_SAVED':
       return exchange;
   }
 }

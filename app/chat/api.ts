@@ -1,14 +1,20 @@
 // The HTTP calls of the chat screens (common/api/topics.ts, feedback.ts, llms.ts), through the one API client.
-import { useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { feedbackResponseSchema, type FeedbackRequestInput } from '../../common/api/feedback';
 import { llmListResponseSchema } from '../../common/api/llms';
+import { membersResponseSchema } from '../../common/api/members';
 import {
   chatHistoryResponseSchema,
+  createMessageResponseSchema,
   topicByIdResponseSchema,
+  topicMembersResponseSchema,
   topicsResponseSchema,
   topicSummarySchema,
+  type CreateMessageRequestInput,
+  type TopicUpdateRequest,
 } from '../../common/api/topics';
+import { MEMBER_SEARCH_PAGE } from '../../common/limits';
 import { apiRequest } from '../api/client';
 
 export const chatKeys = {
@@ -18,6 +24,9 @@ export const chatKeys = {
   topics: (query: string) => ['chat', 'topics', query] as const,
   topicsRoot: ['chat', 'topics'] as const,
   llms: ['chat', 'llms'] as const,
+  members: (id: string) => ['chat', 'topic-members', id] as const,
+  memberSearch: (query: string) => ['chat', 'member-search', query] as const,
+  mentionSearch: (query: string) => ['chat', 'mention-search', query] as const,
 };
 
 /** `GET /_chatHistory`: newest page first; each next page is older (scroll_timestamp = the oldest tsSentAt seen). */
@@ -69,11 +78,7 @@ export function useLlms() {
 }
 
 export function renameTopic(id: string, title: string) {
-  return apiRequest(`topics/topic/${encodeURIComponent(id)}`, {
-    method: 'PATCH',
-    body: { topic_title: title },
-    schema: topicSummarySchema,
-  });
+  return updateTopic(id, { topic_title: title });
 }
 
 export function deleteTopic(id: string) {
@@ -84,6 +89,71 @@ export function markTopicRead(id: string) {
   return apiRequest(`topics/topic/${encodeURIComponent(id)}/mark_as_read`, {
     method: 'PATCH',
     schema: z.unknown(),
+  });
+}
+
+/** `GET /topics/topic/members/{id}`: the owner and the editors. */
+export function useTopicMembers(id: string) {
+  return useQuery({
+    queryKey: chatKeys.members(id),
+    queryFn: ({ signal }) =>
+      apiRequest(`topics/topic/members/${encodeURIComponent(id)}`, {
+        schema: topicMembersResponseSchema,
+        signal,
+      }),
+  });
+}
+
+/** `GET /members?q=&page=1`: colleagues to add to a topic (the search asks for the first page only). */
+export function useMemberSearch(query: string) {
+  return useQuery({
+    queryKey: chatKeys.memberSearch(query),
+    enabled: query !== '',
+    staleTime: 30_000,
+    queryFn: ({ signal }) =>
+      apiRequest('members', {
+        schema: membersResponseSchema,
+        query: { q: query, page: MEMBER_SEARCH_PAGE },
+        signal,
+      }),
+  });
+}
+
+/** `GET /members?q=&page=1` for the @mention menu: a bare @ (empty query) lists colleagues too. */
+export function useMentionSearch(query: string, enabled: boolean) {
+  return useQuery({
+    queryKey: chatKeys.mentionSearch(query),
+    enabled,
+    staleTime: 30_000,
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) =>
+      apiRequest('members', {
+        schema: membersResponseSchema,
+        query: { q: query || undefined, page: MEMBER_SEARCH_PAGE },
+        signal,
+      }),
+  });
+}
+
+/** `POST /messages/create`: a message to the colleagues tagged in it (no answer is generated). */
+export function createSharedMessage(body: CreateMessageRequestInput) {
+  return apiRequest('messages/create', { method: 'POST', body, schema: createMessageResponseSchema });
+}
+
+export function addTopicMember(conversationId: string, email: string) {
+  return apiRequest('topics/topic/member', {
+    method: 'POST',
+    body: { conversation_id: conversationId, user_email: email },
+    schema: topicMembersResponseSchema,
+  });
+}
+
+/** Access level or title: one change per call. */
+export function updateTopic(id: string, change: TopicUpdateRequest) {
+  return apiRequest(`topics/topic/${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: change,
+    schema: topicSummarySchema,
   });
 }
 

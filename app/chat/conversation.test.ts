@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../common/api/messages';
 import { newExchange } from './answer-state';
-import { groupByTopic, mergeMessages, reconnectableAnswers } from './conversation';
+import { accessOfGroup, groupByTopic, mergeMessages, reconnectableAnswers } from './conversation';
 
 const now = Date.parse('2025-01-01T10:00:00Z');
 
@@ -61,5 +61,25 @@ describe('the conversation list', () => {
     expect(reconnectableAnswers([question, answer], new Set(), now + 5 * 60_000)).toHaveLength(0);
     const research = { ...answer, deepresearch: true };
     expect(reconnectableAnswers([question, research], new Set(), now + 10 * 60_000)).toHaveLength(1);
+  });
+});
+
+describe("a topic group's access", () => {
+  it("comes from the newest message the server listed, not from a live answer's defaults", () => {
+    const shared = { isMultiplayer: true, isOrgWide: true, isPublic: false };
+    const live = newExchange({
+      key: 'm3',
+      answerKey: 'm3:a',
+      query: 'm3',
+      conversationId: 'c-1',
+      topicTitle: 'First',
+      author: { email: null, display_name: null, icon: null },
+      deepresearch: false,
+      now: new Date(now),
+    });
+    const [group] = groupByTopic(mergeMessages([message('m1', { topicAccess: shared })], [live]));
+    expect(accessOfGroup(group!)).toEqual(shared);
+    const [fresh] = groupByTopic(mergeMessages([], [live]));
+    expect(accessOfGroup(fresh!)).toEqual({ isMultiplayer: false, isOrgWide: false, isPublic: false });
   });
 });

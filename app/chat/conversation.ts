@@ -1,6 +1,6 @@
 // The conversation view's list (spec asking-questions §2 Conversation view): the server's messages and this tab's
 // live questions merged, grouped by topic, oldest first.
-import type { ChatMessage } from '../../common/api/messages';
+import type { ChatMessage, TopicAccess } from '../../common/api/messages';
 import {
   DEEP_RESEARCH_PENDING_RECONNECTABLE_MAX_AGE_MS,
   PENDING_RECONNECTABLE_MAX_AGE_MS,
@@ -72,6 +72,22 @@ export function groupByTopic(
     group.title = titles[group.conversationId] ?? known.at(-1) ?? '';
   }
   return groups;
+}
+
+/**
+ * A topic's access as the server last listed it: the newest message the server sent (a live answer carries only the
+ * defaults it was made with).
+ */
+export function accessOfGroup(group: Pick<TopicGroup, 'items'>): TopicAccess {
+  const live = new Set(group.items.flatMap((item) => (item.exchange ? [item.exchange.question] : [])));
+  const listed = group.items.filter((item) => !item.exchange && !live.has(item.message));
+  return (
+    (listed.at(-1) ?? group.items.at(-1))?.message.topicAccess ?? {
+      isMultiplayer: false,
+      isOrgWide: false,
+      isPublic: false,
+    }
+  );
 }
 
 /** The topic a question continues on /chat: the latest one shown. */

@@ -1,50 +1,118 @@
 import { describe, expect, it } from 'vitest';
+import { querySourcesSchema } from '../../common/api/chat';
 import { validation } from '../../common/strings';
 import {
-  availableSources,
-  initialScope,
+  ALL_SOURCES_SCOPE,
+  clearAll,
+  countAvailable,
+  countSelected,
+  detailsInputOf,
+  hasDetails,
+  parseDetails,
   querySourcesOf,
   scopeRefusal,
+  selectAll,
   selectScope,
-  toggleSource,
+  toggleAnswers,
+  toggleApp,
+  toggleFiles,
+  withAppDetails,
+  type ScopeOptions,
 } from './sources';
 
-const available = availableSources({ answers: true });
+const options: ScopeOptions = { apps: ['notion', 'slack'], files: true, answers: true };
 
 describe('search scope', () => {
-  it('offers verified answers only with the answers flag', () => {
-    expect(availableSources({ answers: false })).toEqual(['apps', 'files']);
-    expect(available).toEqual(['apps', 'files', 'answers']);
-  });
-
-  it('searches every selected kind in Apps mode', () => {
-    const sources = querySourcesOf(toggleSource(initialScope(available), 'files'));
-    expect(sources).toMatchObject({
+  it('searches everything by default, including apps connected later', () => {
+    const sources = querySourcesOf(ALL_SOURCES_SCOPE, options);
+    expect(sources).toEqual({
       is_base_llm: false,
       is_web: false,
-      skills: { search_all: true },
+      skills: { search_all: true, filters: [] },
+      files: { search_all: true, filters: [] },
+      answers: { search_all: true, filters: [] },
+    });
+    expect(countSelected(ALL_SOURCES_SCOPE, options)).toBe(countAvailable(options));
+    expect(countAvailable(options)).toBe(4);
+  });
+
+  it('names the selected apps once the selection is narrowed', () => {
+    const scope = toggleFiles(toggleApp(ALL_SOURCES_SCOPE, options, 'slack'));
+    expect(querySourcesOf(scope, options)).toMatchObject({
+      skills: { search_all: false, filters: [{ app_name: 'notion' }] },
       files: { search_all: false },
       answers: { search_all: true },
     });
+    expect(countSelected(scope, options)).toBe(2);
+    expect(countSelected(toggleApp(scope, options, 'slack'), options)).toBe(3);
   });
 
-  it('clears the app selection for Web and AI Only, and resets it for Apps', () => {
-    expect(querySourcesOf(selectScope('WEB', available))).toMatchObject({
+  it('never asks for verified answers without the answers flag', () => {
+    const noAnswers = { ...options, answers: false };
+    expect(querySourcesOf(ALL_SOURCES_SCOPE, noAnswers).answers.search_all).toBe(false);
+    expect(countAvailable(noAnswers)).toBe(3);
+  });
+
+  it('resets for Apps, selects only the web for Web, clears every filter for AI Only', () => {
+    const narrowed = clearAll(ALL_SOURCES_SCOPE);
+    expect(selectScope('APPS')).toEqual(ALL_SOURCES_SCOPE);
+    expect(querySourcesOf(selectScope('WEB'), options)).toMatchObject({
       is_web: true,
-      skills: { search_all: false },
+      is_base_llm: false,
+      skills: { search_all: false, filters: [] },
+      files: { search_all: false },
+      answers: { search_all: false },
     });
-    expect(querySourcesOf(selectScope('AI_ONLY', available))).toMatchObject({ is_base_llm: true });
-    expect(selectScope('APPS', available).selected).toEqual(available);
+    expect(querySourcesOf(selectScope('AI_ONLY'), options)).toMatchObject({
+      is_base_llm: true,
+      is_web: false,
+      skills: { search_all: false, filters: [] },
+    });
+    expect(countSelected(narrowed, options)).toBe(0);
+    expect(selectAll(narrowed)).toEqual(ALL_SOURCES_SCOPE);
+    // Toggling a source from another tab goes back to Apps.
+    expect(toggleAnswers(selectScope('WEB')).scope).toBe('APPS');
   });
 
   it('refuses what the spec refuses', () => {
-    expect(scopeRefusal({ scope: 'APPS', selected: [] }, available, false)).toBe(validation.SELECT_SOURCES);
-    expect(scopeRefusal({ scope: 'APPS', selected: [] }, [], false)).toBe(
+    expect(scopeRefusal(clearAll(ALL_SOURCES_SCOPE), options, false)).toBe(validation.SELECT_SOURCES);
+    expect(scopeRefusal(ALL_SOURCES_SCOPE, { apps: [], files: false, answers: false }, false)).toBe(
       validation.CONNECT_APPS_FOR_APPS_MODE,
     );
-    expect(scopeRefusal(selectScope('AI_ONLY', available), available, true)).toBe(
-      validation.RESEARCH_NO_AI_ONLY,
-    );
-    expect(scopeRefusal(initialScope(available), available, true)).toBeNull();
+    expect(scopeRefusal(selectScope('AI_ONLY'), options, true)).toBe(validation.RESEARCH_NO_AI_ONLY);
+    expect(scopeRefusal(selectScope('AI_ONLY'), options, false)).toBeNull();
+    expect(scopeRefusal(selectScope('WEB'), options, true)).toBeNull();
+    expect(scopeRefusal(ALL_SOURCES_SCOPE, options, true)).toBeNull();
+  });
+});
+
+describe('specify sources', () => {
+  it('splits entries on commas and trims them, leaving out empty ones', () => {
+    expect(parseDetails({ channels: ' #general, ,random ,', files: '  ', spaces: 'HR' })).toEqual({
+      channels: ['#general', 'random'],
+      spaces: ['HR'],
+    });
+    expect(hasDetails(parseDetails({ files: ' , ' }))).toBe(false);
+    expect(detailsInputOf({ folders: ['A', 'B'] })).toMatchObject({ folders: 'A, B', files: '' });
+  });
+
+  it('sends an app with its entries, selecting it, and removes them again', () => {
+    const withoutSlack = toggleApp(ALL_SOURCES_SCOPE, options, 'slack');
+    const scoped = withAppDetails(withoutSlack, options, 'slack', { channels: ['general'] });
+    const sources = querySourcesOf(scoped, options);
+    expect(sources.skills).toEqual({
+      search_all: false,
+      filters: [{ app_name: 'notion' }, { app_name: 'slack', app_details: { channels: ['general'] } }],
+    });
+    expect(querySourcesSchema.safeParse(sources).success).toBe(true);
+    // Every app still selected, one narrowed: the apps are named so the entries travel.
+    const all = withAppDetails(ALL_SOURCES_SCOPE, options, 'notion', { files: ['Roadmap'] });
+    expect(querySourcesOf(all, options).skills.filters).toHaveLength(2);
+    const removed = withAppDetails(scoped, options, 'slack', null);
+    expect(removed.details).toEqual({});
+    expect(querySourcesOf(removed, options).skills.filters).toEqual([
+      { app_name: 'notion' },
+      { app_name: 'slack' },
+    ]);
   });
 });

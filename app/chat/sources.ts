@@ -1,76 +1,185 @@
 // The search scope of a question (spec apps-and-connections §4 Search scope; asking-questions §5): Apps, Web or
-// AI Only, and in Apps mode which sources. Pure, so the refusals are tested without a screen.
-import type { QuerySources, SearchScope } from '../../common/api/chat';
+// AI Only, and in Apps mode which connected apps (each optionally narrowed by the specify-sources entries), files
+// and verified answers. Pure, so the selection rules and the refusals are tested without a screen.
+import type { AppDetails, QuerySources, SearchScope, SkillFilter } from '../../common/api/chat';
 import { validation } from '../../common/strings';
 
+/** What the Apps popover can offer. */
+export type ScopeOptions = {
+  /** Apps the member has a working connection to (their own or the org's), by shortname. */
+  apps: readonly string[];
+  /** Uploaded files are searchable. */
+  files: boolean;
+  /** Verified answers (the answers flag). */
+  answers: boolean;
+};
+
+export type ScopeState = {
+  scope: SearchScope;
+  /** Selected apps; null means every connected app, including one connected later. */
+  apps: readonly string[] | null;
+  files: boolean;
+  answers: boolean;
+  /** The specify-sources entries per app. */
+  details: Readonly<Record<string, AppDetails>>;
+};
+
+/** Apps with everything selected: the default, and what clicking the Apps tab goes back to. */
+export const ALL_SOURCES_SCOPE: ScopeState = {
+  scope: 'APPS',
+  apps: null,
+  files: true,
+  answers: true,
+  details: {},
+};
+
+const NOTHING_SELECTED = { apps: [], files: false, answers: false, details: {} } as const;
+
 /**
- * What the Apps popover offers. Connected apps are one entry (every app the asker can read) until the server
- * lists an org's connections; files and verified answers are their own entries.
+ * Clicking a tab: Apps resets the selection to all apps, files and answers; Web selects only the web and clears
+ * files and answers; AI Only clears every filter (the base-model flag is the scope itself).
  */
-export const APP_SOURCES = ['apps', 'files', 'answers'] as const;
-export type AppSource = (typeof APP_SOURCES)[number];
-
-export type ScopeState = { scope: SearchScope; selected: readonly AppSource[] };
-
-export function availableSources(options: { answers: boolean }): AppSource[] {
-  return APP_SOURCES.filter((source) => source !== 'answers' || options.answers);
+export function selectScope(scope: SearchScope): ScopeState {
+  if (scope === 'APPS') return ALL_SOURCES_SCOPE;
+  return { scope, ...NOTHING_SELECTED };
 }
 
-/** The default: Apps with everything available selected. */
-export function initialScope(available: readonly AppSource[]): ScopeState {
-  return { scope: 'APPS', selected: [...available] };
+export function selectedApps(state: ScopeState, options: ScopeOptions): readonly string[] {
+  return state.apps ?? options.apps;
 }
 
-/** Clicking a tab: Apps resets to everything, Web and AI Only clear the app selection. */
-export function selectScope(scope: SearchScope, available: readonly AppSource[]): ScopeState {
-  return { scope, selected: scope === 'APPS' ? [...available] : [] };
+export function isAppSelected(state: ScopeState, app: string): boolean {
+  return state.apps === null || state.apps.includes(app);
 }
 
-export function toggleSource(state: ScopeState, source: AppSource): ScopeState {
-  const selected = state.selected.includes(source)
-    ? state.selected.filter((entry) => entry !== source)
-    : [...state.selected, source];
-  return { scope: 'APPS', selected };
+export function toggleApp(state: ScopeState, options: ScopeOptions, app: string): ScopeState {
+  const current = selectedApps(state, options);
+  const apps = current.includes(app) ? current.filter((entry) => entry !== app) : [...current, app];
+  return { ...state, scope: 'APPS', apps };
 }
 
-export function querySourcesOf(state: ScopeState): QuerySources {
-  const all = (source: AppSource) => ({ search_all: state.selected.includes(source), filters: [] });
-  if (state.scope === 'AI_ONLY') {
+export function toggleFiles(state: ScopeState): ScopeState {
+  return { ...state, scope: 'APPS', files: !state.files };
+}
+
+export function toggleAnswers(state: ScopeState): ScopeState {
+  return { ...state, scope: 'APPS', answers: !state.answers };
+}
+
+/** Select all keeps what was specified per app; Clear all drops the selection, not the entries. */
+export function selectAll(state: ScopeState): ScopeState {
+  return { ...ALL_SOURCES_SCOPE, details: state.details };
+}
+
+export function clearAll(state: ScopeState): ScopeState {
+  return { ...state, scope: 'APPS', apps: [], files: false, answers: false };
+}
+
+export function countAvailable(options: ScopeOptions): number {
+  return options.apps.length + (options.files ? 1 : 0) + (options.answers ? 1 : 0);
+}
+
+export function countSelected(state: ScopeState, options: ScopeOptions): number {
+  const apps = selectedApps(state, options).filter((app) => options.apps.includes(app)).length;
+  return apps + (options.files && state.files ? 1 : 0) + (options.answers && state.answers ? 1 : 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Specify sources
+// ---------------------------------------------------------------------------------------------
+
+export const DETAIL_FIELDS = ['files', 'folders', 'drives', 'channels', 'spaces'] as const;
+export type DetailField = (typeof DETAIL_FIELDS)[number];
+
+/** The fields that mean something for each app of the source-filter set. */
+export const DETAIL_FIELDS_BY_APP: Readonly<Record<string, readonly DetailField[]>> = {
+  gdrive: ['files', 'folders', 'drives'],
+  slack: ['channels'],
+  confluence: ['spaces', 'files'],
+  notion: ['files'],
+};
+
+export type DetailsInput = Partial<Record<DetailField, string>>;
+
+/** Entries are comma separated and trimmed; empty entries and empty fields are left out. */
+export function parseDetails(input: DetailsInput): AppDetails {
+  const details: AppDetails = {};
+  for (const field of DETAIL_FIELDS) {
+    const entries = (input[field] ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (entries.length > 0) details[field] = entries;
+  }
+  return details;
+}
+
+/** Save is disabled when every field is empty. */
+export function hasDetails(details: AppDetails | undefined): boolean {
+  return DETAIL_FIELDS.some((field) => (details?.[field]?.length ?? 0) > 0);
+}
+
+export function detailsInputOf(details: AppDetails | undefined): DetailsInput {
+  const input: DetailsInput = {};
+  for (const field of DETAIL_FIELDS) input[field] = (details?.[field] ?? []).join(', ');
+  return input;
+}
+
+/** Sets (or, with null, removes) an app's entries; specifying sources selects the app. */
+export function withAppDetails(
+  state: ScopeState,
+  options: ScopeOptions,
+  app: string,
+  details: AppDetails | null,
+): ScopeState {
+  const rest = Object.fromEntries(Object.entries(state.details).filter(([name]) => name !== app));
+  if (!details || !hasDetails(details)) return { ...state, details: rest };
+  const selected = isAppSelected(state, app) ? state : toggleApp(state, options, app);
+  return { ...selected, details: { ...rest, [app]: details } };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the QUERY says, and what is refused
+// ---------------------------------------------------------------------------------------------
+
+const NONE = { search_all: false, filters: [] };
+
+export function querySourcesOf(state: ScopeState, options: ScopeOptions): QuerySources {
+  if (state.scope !== 'APPS') {
     return {
-      is_base_llm: true,
-      is_web: false,
-      skills: { search_all: false, filters: [] },
-      files: { search_all: false, filters: [] },
-      answers: { search_all: false, filters: [] },
+      is_base_llm: state.scope === 'AI_ONLY',
+      is_web: state.scope === 'WEB',
+      skills: NONE,
+      files: NONE,
+      answers: NONE,
     };
   }
-  if (state.scope === 'WEB') {
-    return {
-      is_base_llm: false,
-      is_web: true,
-      skills: { search_all: false, filters: [] },
-      files: { search_all: false, filters: [] },
-      answers: { search_all: false, filters: [] },
-    };
-  }
+  const apps = selectedApps(state, options);
+  const specified = apps.some((app) => hasDetails(state.details[app]));
+  const skills =
+    state.apps === null && !specified
+      ? { search_all: true, filters: [] }
+      : {
+          search_all: false,
+          filters: apps.map((app): SkillFilter => ({
+            app_name: app,
+            ...(hasDetails(state.details[app]) ? { app_details: state.details[app] } : {}),
+          })),
+        };
   return {
     is_base_llm: false,
     is_web: false,
-    skills: all('apps'),
-    files: all('files'),
-    answers: all('answers'),
+    skills,
+    files: { search_all: options.files && state.files, filters: [] },
+    answers: { search_all: options.answers && state.answers, filters: [] },
   };
 }
 
 /** Why this question may not be sent as it stands (spec §5), or null. */
-export function scopeRefusal(
-  state: ScopeState,
-  available: readonly AppSource[],
-  research: boolean,
-): string | null {
+export function scopeRefusal(state: ScopeState, options: ScopeOptions, research: boolean): string | null {
   if (research && state.scope === 'AI_ONLY') return validation.RESEARCH_NO_AI_ONLY;
   if (state.scope !== 'APPS') return null;
-  if (available.length === 0) return validation.CONNECT_APPS_FOR_APPS_MODE;
-  if (state.selected.length === 0) return validation.SELECT_SOURCES;
+  if (countAvailable(options) === 0) return validation.CONNECT_APPS_FOR_APPS_MODE;
+  if (countSelected(state, options) === 0) return validation.SELECT_SOURCES;
   return null;
 }

@@ -3,8 +3,10 @@
 import { useSyncExternalStore } from 'react';
 import type { ChatErrorCode, QuerySources } from '../../common/api/chat';
 import type { ChatMessage, MessageAuthor } from '../../common/api/messages';
+import { FILE_NOT_INDEXED_CHUNKS } from '../../common/limits';
 import {
   applyServerMessage,
+  awaitingReplay,
   exchangeFor,
   isFinal,
   newExchange,
@@ -13,6 +15,7 @@ import {
   withStaticAnswer,
   type Exchange,
 } from './answer-state';
+import type { AttachedFile } from './attachments';
 import { followAnswer, type AnswerStream } from './stream';
 
 export type ExchangeHooks = {
@@ -37,6 +40,10 @@ export type AskInput = {
   deepresearch: boolean;
   reconnect: boolean;
   author: MessageAuthor;
+  /** Uploads attached to this question. */
+  files: readonly AttachedFile[];
+  /** Uploads of the topic it continues, which the answer may use too. */
+  contextualFileIds: readonly string[];
   hooks?: ExchangeHooks;
 };
 
@@ -111,6 +118,7 @@ function follow(
       update(key, (current) => applyServerMessage(current, message), hooks);
       if (message.type === 'QUERY_ACCEPTED') hooks?.onAccepted?.(message.conversation_id, message.isNewTopic);
     },
+    onReplay: () => update(key, awaitingReplay, hooks),
     onSaved: (saved) => update(key, (current) => withSavedAnswer(current, saved), hooks),
     onFailure: (text) => {
       hooks?.onFailure?.(text);
@@ -142,6 +150,11 @@ export function ask(input: AskInput): boolean {
     topicTitle: input.isNewTopic ? '' : input.topicTitle,
     author: input.author,
     deepresearch: input.deepresearch,
+    files: input.files.map((file) => ({
+      id: file.id,
+      title: file.name,
+      total_chunks: FILE_NOT_INDEXED_CHUNKS,
+    })),
     now: new Date(),
   });
   exchanges = [...exchanges, exchange];
@@ -158,6 +171,8 @@ export function ask(input: AskInput): boolean {
         sources: input.sources,
         llm_preference: input.llm,
         tz_offset: -new Date().getTimezoneOffset(),
+        uploaded_conversation_file_ids: input.files.map((file) => file.id),
+        all_contextual_files: [...input.contextualFileIds],
         deepresearch: input.deepresearch,
       },
     },

@@ -31,6 +31,8 @@ export type FollowOptions = {
   answerId(): string | null;
   isFinal(): boolean;
   onMessage(message: ServerMessage): void;
+  /** RECONNECT is being sent: the server replays the text so far. */
+  onReplay(): void;
   /** The answer as saved, read by id. */
   onSaved(message: ChatMessage): void;
   /** The stream broke and the answer cannot be read: show `text` and end the answer as failed. */
@@ -164,8 +166,10 @@ export function followAnswer(options: FollowOptions): AnswerStream {
       onOpen: () => {
         armTimer();
         if (start.type === 'QUERY') next.send({ type: 'QUERY', ...start.message });
-        else
+        else {
+          options.onReplay();
           next.send({ type: 'RECONNECT', message_id: start.messageId, deepresearch: options.deepresearch });
+        }
       },
       onMessage,
       onClose,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBlank, sendsOnEnter, truncate } from './text';
+import { isBlank, placeholderWordDelay, sendsOnEnter, truncate, typedPlaceholder } from './text';
 
 const key = { key: 'Enter', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false };
 
@@ -27,5 +27,17 @@ describe('text rules', () => {
   it('treats whitespace as blank', () => {
     expect(isBlank(' \n\t')).toBe(true);
     expect(isBlank(' a ')).toBe(false);
+  });
+});
+
+describe('the typed placeholder', () => {
+  it('starts at 90 ms and drops 10 ms per word, never below 10 ms', () => {
+    expect([0, 1, 2, 7, 8, 9, 20].map(placeholderWordDelay)).toEqual([90, 80, 70, 20, 10, 10, 10]);
+  });
+
+  it('shows the words typed so far', () => {
+    expect(typedPlaceholder('Ask anything about work', 0)).toBe('');
+    expect(typedPlaceholder('Ask anything about work', 2)).toBe('Ask anything');
+    expect(typedPlaceholder('Ask anything about work', 9)).toBe('Ask anything about work');
   });
 });

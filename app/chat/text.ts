@@ -1,4 +1,5 @@
 // Small text rules of the conversation view.
+import { PLACEHOLDER_TYPING_START_MS, PLACEHOLDER_TYPING_STEP_MS } from '../../common/limits';
 
 /** Cuts a title to `max` characters with an ellipsis (spec: references 20, sidebar topics 30). */
 export function truncate(text: string, max: number): string {
@@ -25,4 +26,20 @@ export function sendsOnEnter(event: {
 /** Empty or whitespace-only questions are not sent. */
 export function isBlank(text: string): boolean {
   return text.trim() === '';
+}
+
+/**
+ * The question box's placeholder types out word by word (spec §9): the first word after 90 ms, each next one 10 ms
+ * sooner than the one before, never faster than 10 ms.
+ */
+export function placeholderWordDelay(index: number): number {
+  return Math.max(
+    PLACEHOLDER_TYPING_STEP_MS,
+    PLACEHOLDER_TYPING_START_MS - PLACEHOLDER_TYPING_STEP_MS * index,
+  );
+}
+
+/** The placeholder after `words` words have been typed. */
+export function typedPlaceholder(full: string, words: number): string {
+  return full.split(' ').slice(0, words).join(' ');
 }

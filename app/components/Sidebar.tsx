@@ -8,6 +8,8 @@ import { useOrg } from '../api/org';
 import { logout, useSignedInUser } from '../auth/session';
 import { searchCopy } from '../strings';
 import { settingsGroups } from './settings-groups';
+import { APPS_ENTRY, AppErrorMarker, hasAppErrors } from './apps/AppErrorMarker';
+import { useApps } from './apps/apps-api';
 import { SidebarTopics } from './SidebarTopics';
 import { InviteMembersDialog } from './invite/InviteMembersDialog';
 
@@ -18,6 +20,8 @@ export function Sidebar() {
   const navigate = useNavigate();
   const [inviting, invite] = useDisclosure(false);
   const groups = settingsGroups(user, Boolean(org.data?.exploToken));
+  const apps = useApps();
+  const appErrors = hasAppErrors(apps.data?.apps ?? [], user);
 
   return (
     <Stack h="100%" justify="space-between" gap="md">
@@ -48,6 +52,7 @@ export function Sidebar() {
               component="button"
               label={shell.SETTINGS}
               leftSection={<IconSettings size={18} />}
+              rightSection={appErrors && <AppErrorMarker />}
               data-testid="sidebar-settings"
               style={{ borderRadius: 'var(--mantine-radius-md)' }}
             />
@@ -59,7 +64,11 @@ export function Sidebar() {
                 <Box data-testid={group.testId}>
                   {group.label && <Menu.Label>{group.label}</Menu.Label>}
                   {group.entries.map((entry) => (
-                    <Menu.Item key={entry.to} onClick={() => navigate(entry.to)}>
+                    <Menu.Item
+                      key={entry.to}
+                      onClick={() => navigate(entry.to)}
+                      rightSection={entry.to === APPS_ENTRY && appErrors && <AppErrorMarker />}
+                    >
                       {entry.label}
                     </Menu.Item>
                   ))}

@@ -17,6 +17,17 @@ export function ChatScreen() {
     () => (history.data?.pages ?? []).flatMap((page) => page.history).reverse(),
     [history.data],
   );
+  const fileDates = useMemo(
+    () =>
+      Object.fromEntries(
+        (history.data?.pages ?? []).flatMap((page) =>
+          Object.values(page.conversation_files_map).flatMap((files) =>
+            files.map((file) => [file.id, file.created_at]),
+          ),
+        ),
+      ),
+    [history.data],
+  );
   const question = params.get(QUESTION_PARAM);
   const initialQuestion = useMemo(
     () =>
@@ -49,6 +60,7 @@ export function ChatScreen() {
       </VisuallyHidden>
       <ChatView
         messages={messages}
+        fileDates={fileDates}
         conversationId={null}
         loading={history.isPending}
         older={older}

@@ -1,6 +1,6 @@
 import { VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { markTopicRead, refreshTopicLists, useTopic } from '../chat/api';
 import { ChatView } from './chat/ChatView';
@@ -11,6 +11,11 @@ export function TopicScreen() {
   const topic = useTopic(id);
   const queryClient = useQueryClient();
   const loaded = topic.data?.conversation_id;
+  const files = topic.data?.topic_files;
+  const fileDates = useMemo(
+    () => Object.fromEntries((files ?? []).map((file) => [file.id, file.created_at])),
+    [files],
+  );
 
   // Opening a topic reads it: its unread badge goes.
   useEffect(() => {
@@ -31,6 +36,7 @@ export function TopicScreen() {
       <ChatView
         key={id}
         messages={data?.messages ?? []}
+        fileDates={fileDates}
         conversationId={id}
         loading={topic.isPending}
         showOnboarding={false}

@@ -4,11 +4,25 @@ import { Fragment, useCallback, useEffect, useLayoutEffect, useMemo, useRef, use
 import { useNavigate } from 'react-router';
 import type { LlmOption } from '../../../common/api/llms';
 import type { ChatMessage } from '../../../common/api/messages';
-import { chat as chatStrings, topics as topicStrings, validation } from '../../../common/strings';
+import {
+  chat as chatStrings,
+  files as fileStrings,
+  topics as topicStrings,
+  validation,
+} from '../../../common/strings';
 import { useOrg } from '../../api/org';
 import { isFlagOn, useSignedInUser } from '../../auth/session';
-import { chatKeys, deleteTopic, refreshTopicLists, renameTopic, useLlms } from '../../chat/api';
 import {
+  chatKeys,
+  createSharedMessage,
+  deleteTopic,
+  refreshTopicLists,
+  renameTopic,
+  useLlms,
+} from '../../chat/api';
+import { sharedMessageBody, stillTagged, type TaggedMember } from '../../chat/mentions';
+import {
+  accessOfGroup,
   groupByTopic,
   latestConversation,
   mergeMessages,
@@ -16,10 +30,11 @@ import {
   type ViewItem,
 } from '../../chat/conversation';
 import {
-  availableSources,
-  initialScope,
+  ALL_SOURCES_SCOPE,
   querySourcesOf,
   scopeRefusal,
+  withAppDetails,
+  type ScopeOptions,
   type ScopeState,
 } from '../../chat/sources';
 import {
@@ -31,13 +46,27 @@ import {
   useExchanges,
   type ExchangeHooks,
 } from '../../chat/store';
+import {
+  attachmentsRefusal,
+  attachRefusal,
+  detach,
+  NO_ATTACHMENTS,
+  uploaded,
+  uploadFailureText,
+  uploading,
+  type Attachments,
+} from '../../chat/attachments';
 import { isBlank } from '../../chat/text';
 import { DEMO_URL } from '../../config';
+import { useApps } from '../../components/apps/apps-api';
+import { uploadFiles } from '../files/api';
+import { enabledApps } from '../../components/apps/apps-view';
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
 import { MessageItem } from './MessageItem';
 import { OnboardingMessage } from './OnboardingMessage';
 import { QuestionInput } from './QuestionInput';
+import { SpecifySourcesModal } from './SpecifySourcesModal';
 import { TopicDivider } from './TopicDivider';
 import classes from './chat.module.css';
 
@@ -47,6 +76,8 @@ const STICK_TO_BOTTOM_PX = 120;
 export type ChatViewProps = {
   /** The server's messages, oldest first. */
   messages: readonly ChatMessage[];
+  /** When each uploaded file of these topics was uploaded (ISO-8601), by id: old ones carry a warning. */
+  fileDates: Readonly<Record<string, string>>;
   /** Which live questions belong here: all on /chat, the topic's on /topic/{id}. */
   conversationId: string | null;
   loading: boolean;
@@ -84,8 +115,50 @@ export function ChatView(props: ChatViewProps) {
 
   const [text, setText] = useState('');
   const [newTopic, setNewTopic] = useState(false);
-  const available = useMemo(() => availableSources({ answers: isFlagOn(user, 'answers') }), [user]);
-  const [scope, setScope] = useState<ScopeState>(() => initialScope(available));
+  const multiplayer = isFlagOn(user, 'multiplayerEnabled');
+  const [tagged, setTagged] = useState<TaggedMember[]>([]);
+  const sendingToColleagues = useRef(false);
+  const changeText = useCallback((next: string) => {
+    setText(next);
+    setTagged((current) => stillTagged(next, current));
+  }, []);
+  const apps = useApps();
+  const scopeOptions = useMemo<ScopeOptions>(
+    () => ({
+      apps: enabledApps(apps.data?.apps ?? [], user).map((app) => app.shortname),
+      // The member's own uploads and the workspace's are always searchable.
+      files: true,
+      answers: isFlagOn(user, 'answers'),
+    }),
+    [apps.data, user],
+  );
+  const [scope, setScope] = useState<ScopeState>(ALL_SOURCES_SCOPE);
+  const [specifying, setSpecifying] = useState<string | null>(null);
+  const [attachments, setAttachments] = useState<Attachments>(NO_ATTACHMENTS);
+
+  const attach = async (chosen: File[]) => {
+    const refusal = attachRefusal(attachments, chosen);
+    if (refusal) {
+      notifyFailure(refusal);
+      return;
+    }
+    setAttachments(uploading);
+    notifySuccess(fileStrings.uploading(chosen.length));
+    try {
+      const stored = await uploadFiles({ files: chosen, visibility: 'PRIVATE', onProgress: () => undefined });
+      setAttachments((current) =>
+        uploaded(
+          current,
+          stored.documents.map((document) => ({ id: document.id, name: document.name })),
+        ),
+      );
+      for (const failure of stored.failed) notifyFailure(uploadFailureText(failure.message, failure.name));
+      notifySuccess(fileStrings.UPLOADED);
+    } catch (error) {
+      setAttachments((current) => uploaded(current, []));
+      notifyFailure(uploadFailureText(error instanceof Error ? error.message : null, chosen[0]?.name ?? ''));
+    }
+  };
   const [llm, setLlm] = useState<string | null>(null);
   const [research, setResearch] = useState(false);
   const [paywall, setPaywall] = useState<LlmOption | null>(null);
@@ -115,6 +188,41 @@ export function ChatView(props: ChatViewProps) {
     [navigate, queryClient, topic],
   );
 
+  /** A message with colleagues tagged goes to them in a shared topic (POST /messages/create), not to the assistant. */
+  const sendToColleagues = async (query: string, people: TaggedMember[]) => {
+    if (isBlank(query) || sendingToColleagues.current) return;
+    sendingToColleagues.current = true;
+    const startNew = newTopic || !previous;
+    const conversationId = startNew || !previous ? crypto.randomUUID() : previous.id;
+    try {
+      await createSharedMessage(
+        sharedMessageBody({
+          text: query,
+          conversationId,
+          sender: {
+            id: user.userId,
+            email: user.email,
+            name: user.metadata.displayName,
+            avatar: user.metadata.photoUrl,
+          },
+          tagged: people,
+        }),
+      );
+    } catch {
+      notifyFailure(chatStrings.SEND_MESSAGE_ERROR);
+      return;
+    } finally {
+      sendingToColleagues.current = false;
+    }
+    stickToBottom.current = true;
+    setText('');
+    setTagged([]);
+    setNewTopic(false);
+    refreshTopicLists(queryClient);
+    await queryClient.invalidateQueries({ queryKey: chatKeys.all });
+    if (topic && conversationId !== topic.id) navigate(`/topic/${conversationId}`);
+  };
+
   const submit = useCallback(
     (query: string, options: { fromInput: boolean; isNewTopic?: boolean }) => {
       if (isBlank(query)) return;
@@ -122,29 +230,43 @@ export function ChatView(props: ChatViewProps) {
         notifyFailure(validation.WAIT_FOR_PREVIOUS_ANSWER);
         return;
       }
-      const refusal = scopeRefusal(scope, available, research);
+      const attached = options.fromInput ? attachments : NO_ATTACHMENTS;
+      // Attached files are a source of their own: the scope may then select nothing else.
+      const refusal =
+        attachmentsRefusal(attached, research) ??
+        (attached.files.length === 0 ? scopeRefusal(scope, scopeOptions, research) : null);
       if (refusal) {
         notifyFailure(refusal);
         return;
       }
       const startNew = options.isNewTopic ?? (newTopic || !previous);
+      const contextualFileIds = startNew
+        ? []
+        : items.flatMap((item) =>
+            item.message.conversation_id === previous?.id ? item.message.files.map((file) => file.id) : [],
+          );
       stickToBottom.current = true;
       ask({
         query: query.trim(),
         conversationId: startNew ? null : (previous?.id ?? null),
         isNewTopic: startNew,
         topicTitle: startNew ? '' : (previous?.title ?? ''),
-        sources: querySourcesOf(scope),
+        sources: querySourcesOf(scope, scopeOptions),
         llm,
         deepresearch: research,
         reconnect,
         author: { email: user.email, display_name: user.metadata.displayName, icon: user.metadata.photoUrl },
+        files: attached.files,
+        contextualFileIds: [...new Set(contextualFileIds)],
         hooks: hooks(query),
       });
-      if (options.fromInput) setText('');
+      if (options.fromInput) {
+        setText('');
+        setAttachments(NO_ATTACHMENTS);
+      }
       setNewTopic(false);
     },
-    [available, hooks, llm, newTopic, previous, reconnect, research, scope, user],
+    [attachments, hooks, items, llm, newTopic, previous, reconnect, research, scope, scopeOptions, user],
   );
 
   // The q address parameter: asked once as a new topic, then the caller cleans the address.
@@ -272,6 +394,8 @@ export function ChatView(props: ChatViewProps) {
               <Fragment key={`${group.conversationId}-${index}`}>
                 {!pendingTopic ? (
                   <TopicDivider
+                    conversationId={group.conversationId}
+                    access={accessOfGroup(group)}
                     title={group.title}
                     timestamp={group.timestamp}
                     canEdit={topic ? topic.isEditable : owner}
@@ -289,6 +413,7 @@ export function ChatView(props: ChatViewProps) {
                     exchange={item.exchange}
                     focused={item.message.message_id === props.focusMessageId}
                     hideRelatedSearches={isFlagOn(user, 'hideRelatedSearches')}
+                    fileDates={props.fileDates}
                     onAsk={(query) => submit(query, { fromInput: false })}
                   />
                 ))}
@@ -301,8 +426,22 @@ export function ChatView(props: ChatViewProps) {
         <div className={classes.column}>
           <QuestionInput
             text={text}
-            onTextChange={setText}
-            onSend={() => submit(text, { fromInput: true })}
+            onTextChange={changeText}
+            onSend={() =>
+              tagged.length > 0 ? void sendToColleagues(text, tagged) : submit(text, { fromInput: true })
+            }
+            mentions={
+              multiplayer
+                ? {
+                    selfEmail: user.email,
+                    tagged,
+                    onTag: (next) => {
+                      setText(next.text);
+                      setTagged(next.tagged);
+                    },
+                  }
+                : undefined
+            }
             onStop={() => active && stop(active.key)}
             generatingHere={generatingHere}
             busyElsewhere={active !== undefined && !generatingHere}
@@ -310,8 +449,13 @@ export function ChatView(props: ChatViewProps) {
             canStartNewTopic={previous !== null}
             onNewTopicChange={setNewTopic}
             scope={scope}
-            available={available}
+            scopeOptions={scopeOptions}
             aiOnlyDisabled={isFlagOn(user, 'aiOnlyDisabled')}
+            specifyEnabled={isFlagOn(user, 'appSpecificFiltersEnabled')}
+            attachments={attachments}
+            onAttach={(chosen) => void attach(chosen)}
+            onDetach={(id) => setAttachments((current) => detach(current, id))}
+            onSpecify={setSpecifying}
             onScopeChange={(next) => {
               setScope(next);
               if (next.scope === 'AI_ONLY' && research) notifyFailure(validation.RESEARCH_NO_AI_ONLY);
@@ -332,6 +476,16 @@ export function ChatView(props: ChatViewProps) {
           />
         </div>
       </div>
+      {specifying && (
+        <SpecifySourcesModal
+          app={specifying}
+          details={scope.details[specifying]}
+          onSave={(details) =>
+            setScope((current) => withAppDetails(current, scopeOptions, specifying, details))
+          }
+          onClose={() => setSpecifying(null)}
+        />
+      )}
       <Modal
         opened={paywall !== null}
         onClose={() => setPaywall(null)}

@@ -1,30 +1,86 @@
-import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
+import { ActionIcon, Button, Group, Modal, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
+import { IconThumbDown, IconThumbDownFilled, IconThumbUp, IconThumbUpFilled } from '@tabler/icons-react';
 import { useState } from 'react';
 import { FEEDBACK_COMMENT_MAX_CHARS } from '../../../common/api/feedback';
+import type { Reference } from '../../../common/api/messages';
+import { REFERENCE_TITLE_MAX_CHARS } from '../../../common/limits';
+import { toggleReferenceVote, type ReferenceVote, type ReferenceVotes } from '../../chat/feedback';
+import { truncate } from '../../chat/text';
 import { chatCopy } from '../../strings';
 
 type Props = {
   rating: 1 | -1 | null;
+  references: readonly Reference[];
   onClose(): void;
   /** Resolves when saved; rejects to keep the modal open. */
-  onSubmit(comment: string): Promise<void>;
+  onSubmit(comment: string, referenceVotes: ReferenceVotes): Promise<void>;
 };
 
-/** Feedback on a new rating (spec §4 Feedback): the comment is optional when the rating is positive. */
-export function FeedbackModal({ rating, onClose, onSubmit }: Props) {
+function ReferenceVoteRow({
+  reference,
+  n,
+  vote,
+  onVote,
+}: {
+  reference: Reference;
+  n: number;
+  vote: ReferenceVote | undefined;
+  onVote(vote: ReferenceVote): void;
+}) {
+  return (
+    <Group justify="space-between" wrap="nowrap" gap="xs" data-testid="feedback-reference">
+      <Text size="sm" title={reference.title} truncate>
+        {n}. {truncate(reference.title, REFERENCE_TITLE_MAX_CHARS)}
+      </Text>
+      <Group gap={2} wrap="nowrap">
+        <ActionIcon
+          variant="subtle"
+          color={vote === 1 ? 'indigo' : 'gray'}
+          onClick={() => onVote(1)}
+          aria-label={chatCopy.referenceUseful(reference.title)}
+          aria-pressed={vote === 1}
+          data-testid="feedback-reference-up"
+        >
+          {vote === 1 ? <IconThumbUpFilled size={14} /> : <IconThumbUp size={14} />}
+        </ActionIcon>
+        <ActionIcon
+          variant="subtle"
+          color={vote === -1 ? 'red' : 'gray'}
+          onClick={() => onVote(-1)}
+          aria-label={chatCopy.referenceNotUseful(reference.title)}
+          aria-pressed={vote === -1}
+          data-testid="feedback-reference-down"
+        >
+          {vote === -1 ? <IconThumbDownFilled size={14} /> : <IconThumbDown size={14} />}
+        </ActionIcon>
+      </Group>
+    </Group>
+  );
+}
+
+/**
+ * Feedback on a new rating (spec §4 Feedback): the comment is optional when the rating is positive; each reference
+ * can be rated too.
+ */
+export function FeedbackModal({ rating, references, onClose, onSubmit }: Props) {
   const [comment, setComment] = useState('');
+  const [votes, setVotes] = useState<ReferenceVotes>({});
   const [busy, setBusy] = useState(false);
   const positive = rating === 1;
   const canSubmit = positive || comment.trim() !== '';
-  const close = () => {
+  const reset = () => {
     setComment('');
+    setVotes({});
+  };
+  const close = () => {
+    reset();
     onClose();
   };
   const submit = async () => {
     setBusy(true);
     try {
-      await onSubmit(comment.trim());
-      setComment('');
+      await onSubmit(comment.trim(), votes);
+      reset();
     } catch {
       // The caller has said what went wrong; the comment stays for another try.
     } finally {
@@ -45,6 +101,26 @@ export function FeedbackModal({ rating, onClose, onSubmit }: Props) {
           data-autofocus
           data-testid="feedback-comment"
         />
+        {references.length > 0 && (
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              {chatCopy.FEEDBACK_REFERENCES}
+            </Text>
+            <ScrollArea.Autosize mah={240} type="auto">
+              <Stack gap={2}>
+                {references.map((reference, index) => (
+                  <ReferenceVoteRow
+                    key={`${reference.id}-${index}`}
+                    reference={reference}
+                    n={index + 1}
+                    vote={votes[reference.id]}
+                    onVote={(vote) => setVotes((current) => toggleReferenceVote(current, reference.id, vote))}
+                  />
+                ))}
+              </Stack>
+            </ScrollArea.Autosize>
+          </Stack>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             {chatCopy.CANCEL}

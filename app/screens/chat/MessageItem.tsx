@@ -1,7 +1,10 @@
 import {
   ActionIcon,
+  Anchor,
   Avatar,
+  Badge,
   Box,
+  Collapse,
   Group,
   Loader,
   Progress,
@@ -11,30 +14,49 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import {
+  IconAlertTriangle,
   IconArrowRight,
   IconCheck,
+  IconChevronDown,
+  IconChevronRight,
   IconCopy,
+  IconFileText,
   IconSparkles,
   IconThumbDown,
   IconThumbDownFilled,
   IconThumbUp,
   IconThumbUpFilled,
+  IconWorld,
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { responseIdOf, type Rating } from '../../../common/api/feedback';
-import type { ChatMessage } from '../../../common/api/messages';
-import { COPY_CONFIRMATION_MS, RELATED_SEARCHES_MAX } from '../../../common/limits';
-import { chat as chatStrings, feedback as feedbackStrings } from '../../../common/strings';
+import type { ChatMessage, DebugLogs, Reference } from '../../../common/api/messages';
+import {
+  COPY_CONFIRMATION_MS,
+  DISPLAY_NAME_MAX_CHARS,
+  REFERENCE_TITLE_MAX_CHARS,
+  RELATED_SEARCHES_MAX,
+} from '../../../common/limits';
+import {
+  chat as chatStrings,
+  feedback as feedbackStrings,
+  files as fileStrings,
+} from '../../../common/strings';
 import type { Exchange } from '../../chat/answer-state';
 import { sendFeedback } from '../../chat/api';
+import { answerClipboardText } from '../../chat/copy';
+import { debugRows, formatDuration } from '../../chat/debug';
+import type { ReferenceVotes } from '../../chat/feedback';
+import { truncate } from '../../chat/text';
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
+import { isPastAgeWarning } from '../files/checks';
 import { AnswerMarkdown } from './AnswerMarkdown';
 import { FeedbackModal } from './FeedbackModal';
-import { References } from './References';
+import { References, sourceLabel } from './References';
 import classes from './chat.module.css';
 
-function CopyAction({ text }: { text: string }) {
+function CopyAction({ text, references }: { text: string; references: readonly Reference[] }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {
     if (!copied) return;
@@ -43,9 +65,10 @@ function CopyAction({ text }: { text: string }) {
   }, [copied]);
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(text);
+      const copy = answerClipboardText(text, references);
+      await navigator.clipboard.writeText(copy.text);
       setCopied(true);
-      notifySuccess(chatStrings.COPIED_TEXT);
+      notifySuccess(copy.withReferences ? chatStrings.COPIED_TEXT_AND_REFERENCES : chatStrings.COPIED_TEXT);
     } catch {
       notifyFailure(chatStrings.FAILED_TO_COPY);
     }
@@ -84,10 +107,15 @@ function FeedbackActions({ answer }: { answer: ChatMessage }) {
     }
   };
 
-  const submit = async (comment: string) => {
+  const submit = async (comment: string, referenceVotes: ReferenceVotes) => {
     if (asking === null) return;
     try {
-      await sendFeedback({ ...base, rating: asking, comment: comment || null });
+      await sendFeedback({
+        ...base,
+        rating: asking,
+        comment: comment || null,
+        references_feedback: referenceVotes,
+      });
     } catch (error) {
       notifyFailure(feedbackStrings.SEND_ERROR);
       throw error;
@@ -123,7 +151,12 @@ function FeedbackActions({ answer }: { answer: ChatMessage }) {
           {rating === -1 ? <IconThumbDownFilled size={16} /> : <IconThumbDown size={16} />}
         </ActionIcon>
       </Tooltip>
-      <FeedbackModal rating={asking} onClose={() => setAsking(null)} onSubmit={submit} />
+      <FeedbackModal
+        rating={asking}
+        references={answer.references}
+        onClose={() => setAsking(null)}
+        onSubmit={submit}
+      />
     </>
   );
 }
@@ -143,6 +176,89 @@ function RelatedSearches({ searches, onAsk }: { searches: readonly string[]; onA
           </Group>
         </UnstyledButton>
       ))}
+    </Stack>
+  );
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Web mode: the pages read while the answer is made, then how many were read and from which sites. A saved answer
+ * carries them in its extraData, so they are still there after a reload.
+ */
+function WebPages({ exchange, message }: { exchange: Exchange | undefined; message: ChatMessage }) {
+  const webPages = exchange?.webPages ?? message.extraData.webViewUrls ?? [];
+  const webSummary = exchange?.webSummary ?? message.extraData.allWebViewUrlsSummary ?? null;
+  if (webPages.length === 0 && !webSummary) return null;
+  return (
+    <Stack gap={4} data-testid="web-pages">
+      <Text size="xs" c="dimmed" data-testid="web-pages-summary">
+        {webSummary
+          ? chatCopy.webSummary(webSummary.count, webSummary.domains)
+          : chatCopy.webPagesRead(webPages.length)}
+      </Text>
+      {webPages.length > 0 && (
+        <Group gap={6}>
+          {webPages.map((page) => (
+            <Tooltip key={page.url} label={page.title} withinPortal openDelay={200}>
+              <Anchor
+                href={page.url}
+                target="_blank"
+                rel="noopener noreferrer"
+                size="xs"
+                className={classes.webPage}
+                data-testid="web-page"
+              >
+                <IconWorld size={12} /> {truncate(page.title, REFERENCE_TITLE_MAX_CHARS)} · {hostOf(page.url)}
+              </Anchor>
+            </Tooltip>
+          ))}
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
+/** The stages the answer went through, their times and the documents retrieved: folded until asked for. */
+function DebugLogsPanel({ logs }: { logs: DebugLogs }) {
+  const [opened, setOpened] = useState(false);
+  return (
+    <Stack gap={4} data-testid="debug-logs">
+      <UnstyledButton onClick={() => setOpened((value) => !value)} aria-expanded={opened}>
+        <Group gap={4}>
+          {opened ? <IconChevronDown size={12} /> : <IconChevronRight size={12} />}
+          <Text size="xs" c="dimmed">
+            {chatCopy.DEBUG_LOGS}
+            {logs.execution_time !== null && ` · ${formatDuration(logs.execution_time)}`}
+          </Text>
+        </Group>
+      </UnstyledButton>
+      <Collapse expanded={opened}>
+        <Stack gap={2} className={classes.debugLogs}>
+          {debugRows(logs).map((row, index) => (
+            <Text key={`${row.stage}-${index}`} size="xs" ff="monospace" data-testid="debug-stage">
+              {formatDuration(row.atMs).padStart(8)} {row.stage}
+              {row.detail ? ` – ${row.detail}` : ''} (+{formatDuration(row.sinceLastMs)})
+            </Text>
+          ))}
+          {logs.doc_data.length > 0 && (
+            <Text size="xs" c="dimmed" mt={4}>
+              {chatCopy.debugDocuments(logs.doc_data.length)}
+            </Text>
+          )}
+          {logs.doc_data.map((doc) => (
+            <Text key={doc.id} size="xs" ff="monospace">
+              {doc.score === null ? '     ' : doc.score.toFixed(3)} {sourceLabel(doc.source)} · {doc.title}
+            </Text>
+          ))}
+        </Stack>
+      </Collapse>
     </Stack>
   );
 }
@@ -171,15 +287,17 @@ function StageProgress({ exchange }: { exchange: Exchange }) {
 
 type Props = {
   message: ChatMessage;
+  fileDates: Readonly<Record<string, string>>;
   exchange?: Exchange;
   hideRelatedSearches: boolean;
   focused?: boolean;
   onAsk(query: string): void;
 };
 
-export function MessageItem({ message, exchange, hideRelatedSearches, focused, onAsk }: Props) {
+export function MessageItem({ message, exchange, hideRelatedSearches, focused, onAsk, fileDates }: Props) {
   if (message.sender === 'USER') {
-    const name = message.author?.display_name ?? message.author?.email ?? chatCopy.YOU;
+    const fullName = message.author?.display_name ?? message.author?.email ?? chatCopy.YOU;
+    const name = truncate(fullName, DISPLAY_NAME_MAX_CHARS);
     return (
       <Group
         align="flex-start"
@@ -190,12 +308,34 @@ export function MessageItem({ message, exchange, hideRelatedSearches, focused, o
         data-testid="user-message"
         id={`message-${message.message_id}`}
       >
-        <Avatar src={message.author?.icon} name={name} color="initials" radius="xl" size={32} />
+        <Avatar src={message.author?.icon} name={fullName} color="initials" radius="xl" size={32} />
         <Stack gap={2} miw={0} style={{ flex: 1 }}>
-          <Text size="sm" fw={600}>
+          <Text size="sm" fw={600} title={fullName}>
             {name}
           </Text>
           <Text className={classes.question}>{message.messageText}</Text>
+          {message.files.length > 0 && (
+            <Group gap={6} data-testid="message-files">
+              {message.files.map((file) => {
+                const uploadedAt = fileDates[file.id];
+                const old = uploadedAt !== undefined && isPastAgeWarning(uploadedAt);
+                return (
+                  <Tooltip key={file.id} label={old ? fileStrings.AGE_WARNING : file.title} withinPortal>
+                    <Badge
+                      variant="light"
+                      color={old ? 'orange' : 'gray'}
+                      radius="sm"
+                      leftSection={old ? <IconAlertTriangle size={12} /> : <IconFileText size={12} />}
+                      data-testid="message-file"
+                      data-old={old || undefined}
+                    >
+                      {truncate(file.title, REFERENCE_TITLE_MAX_CHARS)}
+                    </Badge>
+                  </Tooltip>
+                );
+              })}
+            </Group>
+          )}
         </Stack>
       </Group>
     );
@@ -249,16 +389,18 @@ export function MessageItem({ message, exchange, hideRelatedSearches, focused, o
             </Box>
           )
         )}
+        <WebPages exchange={exchange} message={message} />
         {!pending && <References references={message.references} />}
         {!pending && !staticType && (
           <Group gap={2} data-testid="answer-actions">
-            <CopyAction text={message.messageText} />
+            <CopyAction text={message.messageText} references={message.references} />
             <FeedbackActions answer={message} />
           </Group>
         )}
         {!pending && !hideRelatedSearches && message.status === 'SUCCESS' && (
           <RelatedSearches searches={message.relatedSearches} onAsk={onAsk} />
         )}
+        {!pending && message.debugLogs && <DebugLogsPanel logs={message.debugLogs} />}
       </Stack>
     </Group>
   );

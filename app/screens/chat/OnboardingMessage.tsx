@@ -1,5 +1,6 @@
 import {
   Avatar,
+  Badge,
   Button,
   Divider,
   Group,
@@ -8,6 +9,7 @@ import {
   Stack,
   Text,
   Title,
+  Tooltip,
   UnstyledButton,
 } from '@mantine/core';
 import {
@@ -24,10 +26,12 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CurrentUser } from '../../../common/api/session';
-import { getApp, POPULAR_APP_ORDER } from '../../../common/catalogue';
-import { RECOMMENDED_APPS_MAX } from '../../../common/limits';
-import { chat as chatStrings, shell } from '../../../common/strings';
+import type { BadgeTone, StatusBadge } from '../../../common/connection-status';
+import { apps as appStrings, chat as chatStrings, shell } from '../../../common/strings';
+import { useOrg } from '../../api/org';
 import { isFlagOn } from '../../auth/session';
+import { examplesForRole, onboardingApps, onboardingBadge } from '../../chat/onboarding';
+import { useApps } from '../../components/apps/apps-api';
 import { chatCopy } from '../../strings';
 import classes from './chat.module.css';
 
@@ -43,31 +47,65 @@ function Row({ icon, label, action }: { icon: ReactNode; label: string; action: 
   );
 }
 
-const CARDS = [
-  {
-    title: chatStrings.UNDERSTAND,
-    icon: <IconBulb size={18} />,
-    prompts: chatCopy.useCaseExamples.Understand,
-  },
-  { title: chatStrings.CREATE, icon: <IconPencil size={18} />, prompts: chatCopy.useCaseExamples.Create },
-  { title: chatStrings.FIND, icon: <IconSearch size={18} />, prompts: chatCopy.useCaseExamples.Find },
-];
+const CARD_ICONS = {
+  Understand: <IconBulb size={18} />,
+  Create: <IconPencil size={18} />,
+  Find: <IconSearch size={18} />,
+} as const;
+
+const CARD_TITLES = {
+  Understand: chatStrings.UNDERSTAND,
+  Create: chatStrings.CREATE,
+  Find: chatStrings.FIND,
+} as const;
+
+const BADGE_COLORS: Record<BadgeTone, string> = {
+  progress: 'blue',
+  connected: 'teal',
+  muted: 'gray',
+  error: 'red',
+  disabling: 'orange',
+};
+
+/** An app row's right side: Connect or Reconnect lead to the app's page, where the install happens. */
+function AppStatus({ badge, appLink }: { badge: StatusBadge; appLink: string }) {
+  if (badge.kind === 'placeholder') return null;
+  if (badge.kind === 'connect' || badge.kind === 'reconnect') {
+    return (
+      <Button
+        component={Link}
+        to={appLink}
+        size="compact-sm"
+        variant="light"
+        data-testid="onboarding-connect"
+      >
+        {badge.kind === 'connect' ? appStrings.CONNECT : appStrings.RECONNECT}
+      </Button>
+    );
+  }
+  return (
+    <Tooltip label={badge.tooltip} disabled={!badge.tooltip} withinPortal>
+      <Badge variant="light" color={BADGE_COLORS[badge.tone]} data-testid="onboarding-status">
+        {badge.label}
+      </Badge>
+    </Tooltip>
+  );
+}
 
 /**
- * The onboarding message at the start of a member's history (spec asking-questions §2): connect apps, use cases,
- * workflows, then the Ask Questions divider. App rows stay simple: each leads to the app store.
+ * The onboarding message at the start of a member's history (spec asking-questions §2): connect apps, use cases
+ * for the member's work role, workflows, then the Ask Questions divider.
  */
 export function OnboardingMessage({ user, onAsk }: { user: CurrentUser; onAsk(query: string): void }) {
-  // Recommended apps are hidden from members when apps are restricted to admins; until the org's preference is
-  // served, every member sees the popular ones, an even count beside the extension row.
-  const apps = POPULAR_APP_ORDER.map((name) => getApp(name))
-    .filter((app) => app !== undefined)
-    .slice(0, RECOMMENDED_APPS_MAX - 1);
-  const connectLink = (
-    <Button component={Link} to="/integrations" size="compact-sm" variant="light">
-      {chatCopy.CONNECT}
-    </Button>
-  );
+  const org = useOrg();
+  const apps = useApps();
+  const appPreferences = org.data?.appPreferences ?? {};
+  const restricted = !user.admin && appPreferences.restrict_apps_to_only_admins === true;
+  const recommended = onboardingApps(appPreferences, user, true);
+  const entries = new Map((apps.data?.apps ?? []).map((entry) => [entry.shortname, entry]));
+  const viewer = { userId: user.userId, admin: user.admin };
+  const appLink = (name: string) => `/apps/${user.admin ? 'org' : 'individual'}/${name}`;
+  const examples = examplesForRole(user.workRole);
   return (
     <Group
       align="flex-start"
@@ -84,12 +122,19 @@ export function OnboardingMessage({ user, onAsk }: { user: CurrentUser; onAsk(qu
         <Divider label={chatStrings.CONNECT_ALL_APPS} labelPosition="left" />
         <Paper withBorder radius="md" p="xs">
           <Stack gap={0}>
-            {apps.map((app) => (
+            {recommended.map((app) => (
               <Row
                 key={app.shortname}
                 icon={<Avatar size={24} radius="sm" name={app.displayName} color="initials" />}
                 label={app.displayName}
-                action={connectLink}
+                action={
+                  apps.data ? (
+                    <AppStatus
+                      badge={onboardingBadge(app, entries.get(app.shortname), viewer)}
+                      appLink={appLink(app.shortname)}
+                    />
+                  ) : null
+                }
               />
             ))}
             <Row
@@ -114,16 +159,16 @@ export function OnboardingMessage({ user, onAsk }: { user: CurrentUser; onAsk(qu
         </Paper>
         <Divider label={chatStrings.TRY_USE_CASES} labelPosition="left" />
         <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
-          {CARDS.map((card) => (
-            <Paper key={card.title} withBorder radius="md" p="sm">
+          {(['Understand', 'Create', 'Find'] as const).map((card) => (
+            <Paper key={card} withBorder radius="md" p="sm">
               <Group gap={6} mb="xs">
-                {card.icon}
+                {CARD_ICONS[card]}
                 <Text fw={600} size="sm">
-                  {card.title}
+                  {CARD_TITLES[card]}
                 </Text>
               </Group>
               <Stack gap={4}>
-                {card.prompts.map((prompt) => (
+                {examples[card].map((prompt) => (
                   <UnstyledButton key={prompt} className={classes.related} onClick={() => onAsk(prompt)}>
                     <Text size="sm">{prompt}</Text>
                   </UnstyledButton>
@@ -135,11 +180,17 @@ export function OnboardingMessage({ user, onAsk }: { user: CurrentUser; onAsk(qu
         <Divider label={chatStrings.BRING_INTO_WORKFLOWS} labelPosition="left" />
         <Paper withBorder radius="md" p="xs">
           <Stack gap={0}>
-            <Row
-              icon={<IconBrandSlack size={20} />}
-              label={chatStrings.ASK_IN_SLACK_DM}
-              action={connectLink}
-            />
+            {!restricted && (
+              <Row
+                icon={<IconBrandSlack size={20} />}
+                label={chatStrings.ASK_IN_SLACK_DM}
+                action={
+                  <Button component={Link} to={appLink('slack')} size="compact-sm" variant="light">
+                    {appStrings.CONNECT}
+                  </Button>
+                }
+              />
+            )}
             <Row
               icon={<IconHash size={20} />}
               label={chatStrings.ADD_SLACKBOT}

@@ -1,5 +1,6 @@
 import {
   Anchor,
+  Avatar,
   Badge,
   Button,
   Drawer,
@@ -10,13 +11,20 @@ import {
   Tooltip,
   UnstyledButton,
 } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconExternalLink, IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Reference } from '../../../common/api/messages';
 import { getApp } from '../../../common/catalogue';
-import { REFERENCE_TITLE_MAX_CHARS, REFERENCES_SHOWN, referencesPanelPageSize } from '../../../common/limits';
+import {
+  MOBILE_BREAKPOINT_PX,
+  REFERENCE_TITLE_MAX_CHARS,
+  REFERENCES_SHOWN,
+  referencesPanelPageSize,
+} from '../../../common/limits';
+import { seeAllTile } from '../../chat/references';
 import { truncate } from '../../chat/text';
+import { AppIcon } from '../../components/apps/AppIcon';
 import { chatCopy } from '../../strings';
 import classes from './chat.module.css';
 
@@ -65,6 +73,37 @@ function ReferenceChip({ reference, n }: { reference: Reference; n: number }) {
         </Group>
       </Paper>
     </Tooltip>
+  );
+}
+
+/** The references past the first 8, folded into one tile: their sources' icons and how many. */
+function SeeAllTile({ hidden, onClick }: { hidden: readonly Reference[]; onClick(): void }) {
+  const narrow = useMediaQuery(`(max-width: ${MOBILE_BREAKPOINT_PX}px)`) ?? false;
+  const tile = seeAllTile(hidden, narrow);
+  return (
+    <Paper
+      component="button"
+      type="button"
+      onClick={onClick}
+      withBorder
+      radius="md"
+      px="sm"
+      py={6}
+      className={classes.referenceChip}
+      aria-label={chatCopy.showMoreReferences(hidden.length)}
+      data-testid="references-see-all"
+    >
+      <Group gap={6} wrap="nowrap">
+        <Avatar.Group spacing={6}>
+          {tile.sources.map((source) => (
+            <AppIcon key={source} name={sourceLabel(source)} size={22} />
+          ))}
+        </Avatar.Group>
+        <Text size="sm" fw={600}>
+          {tile.count}
+        </Text>
+      </Group>
+    </Paper>
   );
 }
 
@@ -154,9 +193,12 @@ export function References({ references }: { references: readonly Reference[] })
         {shown.map((reference, index) => (
           <ReferenceChip key={`${reference.id}-${index}`} reference={reference} n={index + 1} />
         ))}
-        {hidden > 0 && (
-          <Button variant="subtle" size="compact-sm" onClick={() => setExpanded((value) => !value)}>
-            {expanded ? chatCopy.SHOW_FEWER_REFERENCES : chatCopy.showMoreReferences(hidden)}
+        {hidden > 0 && !expanded && (
+          <SeeAllTile hidden={references.slice(REFERENCES_SHOWN)} onClick={() => setExpanded(true)} />
+        )}
+        {hidden > 0 && expanded && (
+          <Button variant="subtle" size="compact-sm" onClick={() => setExpanded(false)}>
+            {chatCopy.SHOW_FEWER_REFERENCES}
           </Button>
         )}
       </Group>

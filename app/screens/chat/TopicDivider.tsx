@@ -10,11 +10,13 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconDots, IconPencil, IconTrash } from '@tabler/icons-react';
+import { IconDots, IconPencil, IconShare, IconTrash } from '@tabler/icons-react';
 import { useState } from 'react';
+import type { TopicAccess } from '../../../common/api/messages';
 import { TOPIC_TITLE_MAX_CHARS } from '../../../common/api/topics';
 import { shell } from '../../../common/strings';
 import { chatCopy } from '../../strings';
+import { ShareDialog } from './ShareDialog';
 import classes from './chat.module.css';
 
 /** Today's time, else the date (and the year when it is not this year). */
@@ -33,6 +35,9 @@ export function topicTime(iso: string, now: Date = new Date()): string {
 }
 
 type Props = {
+  conversationId: string;
+  /** The topic's access as its latest message says; the share dialog starts from it. */
+  access: TopicAccess;
   title: string;
   timestamp: string;
   canEdit: boolean;
@@ -43,8 +48,10 @@ type Props = {
 };
 
 /** The sticky divider over a topic's messages: its title (click to edit), its time and a menu. */
-export function TopicDivider({ title, timestamp, canEdit, canDelete, onRename, onDelete }: Props) {
+export function TopicDivider(props: Props) {
+  const { conversationId, access, title, timestamp, canEdit, canDelete, onRename, onDelete } = props;
   const [editing, setEditing] = useState(false);
+  const [sharing, share] = useDisclosure(false);
   const [draft, setDraft] = useState(title);
   const [confirming, confirm] = useDisclosure(false);
   const [deleting, setDeleting] = useState(false);
@@ -128,6 +135,11 @@ export function TopicDivider({ title, timestamp, canEdit, canDelete, onRename, o
                     {chatCopy.RENAME_TOPIC}
                   </Menu.Item>
                 )}
+                {canEdit && (
+                  <Menu.Item leftSection={<IconShare size={14} />} onClick={share.open}>
+                    {chatCopy.SHARE}
+                  </Menu.Item>
+                )}
                 {canDelete && (
                   <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={confirm.open}>
                     {chatCopy.DELETE_TOPIC}
@@ -138,6 +150,7 @@ export function TopicDivider({ title, timestamp, canEdit, canDelete, onRename, o
           )}
         </Group>
       </Group>
+      {sharing && <ShareDialog conversationId={conversationId} access={access} onClose={share.close} />}
       <Modal opened={confirming} onClose={confirm.close} title={chatCopy.DELETE_CONFIRM_TITLE} centered>
         <Stack>
           <Text size="sm">{chatCopy.DELETE_CONFIRM_TEXT}</Text>

@@ -1,0 +1,16 @@
+// Feedback on an answer's references (spec asking-questions §4 Feedback): each reference can be rated +1 or -1, and
+// rating one again with the same value clears it. Pure, so the toggling is tested without the modal.
+
+export type ReferenceVote = 1 | -1;
+export type ReferenceVotes = Readonly<Record<string, ReferenceVote>>;
+
+export function toggleReferenceVote(
+  votes: ReferenceVotes,
+  referenceId: string,
+  vote: ReferenceVote,
+): ReferenceVotes {
+  const next = { ...votes };
+  if (next[referenceId] === vote) delete next[referenceId];
+  else next[referenceId] = vote;
+  return next;
+}

@@ -1,0 +1,148 @@
+// Sharing a topic (spec asking-questions §2 Share settings, §6; shell-and-account §4.6, §7.3, §8) in a real
+// browser against the real server: the access level, adding a colleague as an editor, copying the link, and the
+// colleague opening the shared topic.
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { LoginTokens } from '../common/api/session';
+import { topics as topicStrings } from '../common/strings';
+import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
+import {
+  startOpenAiServer,
+  type OpenAiTestServer,
+  type RecordedRequest,
+} from '../server/llm/testing/openai-server';
+import { LLM_ENV_KEYS } from '../server/chat/testing/harness';
+import { startScout, withSignedInPage, type RunningScout } from './harness';
+
+const WAIT_MS = 20_000;
+const DOMAIN = 'sharing.test';
+
+let scout: RunningScout;
+let model: OpenAiTestServer;
+let alice: LoginTokens;
+let bob: LoginTokens;
+
+function respond(request: RecordedRequest) {
+  const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
+  if (system === SUGGESTIONS_SYSTEM_PROMPT) return { text: 'TITLE: Office hours\nRELATED:\n- Lunch hours' };
+  return { text: 'The office opens at nine.' };
+}
+
+beforeAll(async () => {
+  for (const key of LLM_ENV_KEYS) vi.stubEnv(key, '');
+  model = await startOpenAiServer({ respond });
+  vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', model.url);
+  scout = await startScout({ env: { OPENAI_COMPATIBLE_BASE_URL: model.url } });
+  alice = (
+    await scout.createUser({
+      email: `alice@${DOMAIN}`,
+      firstName: 'Alice',
+      lastName: 'Owner',
+      flags: { multiplayerEnabled: true },
+    })
+  ).tokens;
+  bob = (await scout.createUser({ email: `bob@${DOMAIN}`, firstName: 'Bob', lastName: 'Colleague' })).tokens;
+  await scout.createUser({
+    email: `bobby@${DOMAIN}`,
+    firstName: 'Bobby',
+    lastName: 'Blocked',
+    status: 'BLOCKED',
+  });
+});
+
+afterAll(async () => {
+  await scout?.stop();
+  await model?.close();
+  vi.unstubAllEnvs();
+});
+
+function withPage(
+  tokens: LoginTokens,
+  run: (page: Page, context: BrowserContext) => Promise<void>,
+): Promise<void> {
+  return withSignedInPage(tokens, async (page, context) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: scout.baseUrl });
+    await run(page, context);
+  });
+}
+
+async function openShare(page: Page) {
+  await page.getByRole('button', { name: 'Topic actions' }).click();
+  await page.getByRole('menuitem', { name: 'Share' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share settings' });
+  await dialog.waitFor({ timeout: WAIT_MS });
+  return dialog;
+}
+
+describe('sharing a topic', () => {
+  it('sets the access level, adds a colleague as an editor and copies the link', async () => {
+    let topicPath = '';
+    await withPage(alice, async (page) => {
+      await page.goto(`${scout.baseUrl}/chat`);
+      const box = page.getByTestId('question-textarea');
+      await box.waitFor({ timeout: WAIT_MS });
+      await box.fill('When does the office open?');
+      await box.press('Enter');
+      const answer = page.getByTestId('assistant-message').last();
+      await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
+      await page.getByTestId('sidebar-topic').getByText('Office hours').click({ timeout: WAIT_MS });
+      await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/topic\/[0-9a-f-]{36}$/);
+      topicPath = new URL(page.url()).pathname;
+
+      let dialog = await openShare(page);
+      expect(await dialog.getByRole('radio', { name: 'Invite only' }).isChecked()).toBe(true);
+      // Public needs the org's public topics and the publicTopics flag: neither is on.
+      expect(await dialog.getByRole('radio', { name: 'Public' }).count()).toBe(0);
+
+      const patched = page.waitForResponse(
+        (response) => response.request().method() === 'PATCH' && response.url().includes('/topics/topic/'),
+      );
+      await dialog.getByText('Workspace', { exact: true }).click();
+      expect((await patched).status()).toBe(200);
+      await expect.poll(() => dialog.getByRole('radio', { name: 'Workspace' }).isChecked()).toBe(true);
+
+      // The owner is listed; a blocked colleague is never offered; Bob is, and becomes an editor.
+      await dialog.getByTestId('share-member').filter({ hasText: topicStrings.OWNER }).waitFor();
+      await dialog.getByTestId('share-member-search').fill('bob');
+      const suggestion = dialog.getByTestId('share-suggestion');
+      await suggestion.first().waitFor({ timeout: WAIT_MS });
+      expect(await suggestion.count()).toBe(1);
+      expect(await suggestion.innerText()).toContain(`bob@${DOMAIN}`);
+      await suggestion.click();
+      const bobRow = dialog.getByTestId('share-member').filter({ hasText: `bob@${DOMAIN}` });
+      await bobRow.waitFor({ timeout: WAIT_MS });
+      expect(await bobRow.innerText()).toContain(topicStrings.CAN_EDIT);
+      // Bob is in the topic now: the same search offers no one.
+      await dialog.getByTestId('share-member-search').fill('bob');
+      await dialog.getByTestId('share-no-match').waitFor({ timeout: WAIT_MS });
+      expect(await dialog.getByTestId('share-suggestion').count()).toBe(0);
+
+      await dialog.getByTestId('share-copy-link').click();
+      await page.getByText(topicStrings.COPIED_LINK).waitFor({ timeout: WAIT_MS });
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${scout.baseUrl}${topicPath}`);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+
+      // As saved: the level and the members come back after a reload.
+      await page.reload();
+      await page.getByTestId('topic-title').waitFor({ timeout: WAIT_MS });
+      dialog = await openShare(page);
+      await expect
+        .poll(() => dialog.getByRole('radio', { name: 'Workspace' }).isChecked(), { timeout: WAIT_MS })
+        .toBe(true);
+      await dialog
+        .getByTestId('share-member')
+        .filter({ hasText: `bob@${DOMAIN}` })
+        .waitFor({ timeout: WAIT_MS });
+    });
+
+    // Bob, now an editor, opens the topic by its link.
+    await withPage(bob, async (page) => {
+      await page.goto(`${scout.baseUrl}${topicPath}`);
+      await page
+        .getByTestId('user-message')
+        .getByText('When does the office open?')
+        .waitFor({ timeout: WAIT_MS });
+      await page.getByTestId('assistant-message').getByText('The office opens at nine.').waitFor();
+    });
+  });
+});
