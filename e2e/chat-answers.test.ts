@@ -217,6 +217,26 @@ describe('answers', () => {
       expect(body.feedback.comment).toBe('The second source is off topic.');
       expect(Object.values(body.feedback.references_feedback)).toEqual([-1]);
       await expect.poll(() => answer.getByTestId('thumbs-down').getAttribute('aria-pressed')).toBe('true');
+
+      // After a reload the saved votes come back with the answer: a new rating starts from them, and taking
+      // one back clears it on the server.
+      await page.reload();
+      const reloaded = lastAnswer(page);
+      await expect
+        .poll(() => reloaded.getByTestId('thumbs-down').getAttribute('aria-pressed'), { timeout: WAIT_MS })
+        .toBe('true');
+      await reloaded.getByTestId('thumbs-up').click();
+      await rows.first().waitFor();
+      const secondDown = rows.nth(1).getByTestId('feedback-reference-down');
+      expect(await secondDown.getAttribute('aria-pressed')).toBe('true');
+      await secondDown.click();
+      const updated = page.waitForResponse(
+        (response) => response.url().endsWith('/api/v1/feedback') && response.request().method() === 'POST',
+      );
+      await page.getByTestId('feedback-submit').click();
+      const second = (await (await updated).json()) as typeof body;
+      expect(second.feedback.rating).toBe(1);
+      expect(second.feedback.references_feedback).toEqual({});
     });
   });
 

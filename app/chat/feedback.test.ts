@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { feedbackRequestSchema } from '../../common/api/feedback';
-import { toggleReferenceVote } from './feedback';
+import { referenceVotesUpdate, toggleReferenceVote } from './feedback';
 
 describe('reference votes', () => {
   it('sets, switches and clears a vote on a second click of the same value', () => {
@@ -21,5 +21,21 @@ describe('reference votes', () => {
       references_feedback: votes,
     });
     expect(parsed.success).toBe(true);
+  });
+
+  it('sends the votes as they stand and clears the saved ones the member took back', () => {
+    const saved = { a: 1, b: -1 } as const;
+    const current = toggleReferenceVote(toggleReferenceVote(saved, 'b', -1), 'c', 1);
+    const update = referenceVotesUpdate(saved, current);
+    expect(update).toEqual({ a: 1, b: 0, c: 1 });
+    expect(
+      feedbackRequestSchema.safeParse({
+        response_id: '0123456789abcdef0123456789abcdef',
+        rating: -1,
+        comment: 'wrong sources',
+        references_feedback: update,
+      }).success,
+    ).toBe(true);
+    expect(referenceVotesUpdate({}, {})).toEqual({});
   });
 });

@@ -14,3 +14,18 @@ export function toggleReferenceVote(
   else next[referenceId] = vote;
   return next;
 }
+
+/**
+ * What a new rating sends: the votes as they now stand, plus 0 for each saved vote the member cleared, since the
+ * server merges a rating's votes into the earlier ones and only a 0 removes one.
+ */
+export function referenceVotesUpdate(
+  saved: ReferenceVotes,
+  current: ReferenceVotes,
+): Readonly<Record<string, ReferenceVote | 0>> {
+  const update: Record<string, ReferenceVote | 0> = { ...current };
+  for (const referenceId of Object.keys(saved)) {
+    if (!(referenceId in current)) update[referenceId] = 0;
+  }
+  return update;
+}

@@ -11,6 +11,8 @@ import { chatCopy } from '../../strings';
 type Props = {
   rating: 1 | -1 | null;
   references: readonly Reference[];
+  /** The member's votes saved with an earlier rating: the modal starts from them (mount it anew per opening). */
+  savedVotes: ReferenceVotes;
   onClose(): void;
   /** Resolves when saved; rejects to keep the modal open. */
   onSubmit(comment: string, referenceVotes: ReferenceVotes): Promise<void>;
@@ -62,16 +64,13 @@ function ReferenceVoteRow({
  * Feedback on a new rating (spec §4 Feedback): the comment is optional when the rating is positive; each reference
  * can be rated too.
  */
-export function FeedbackModal({ rating, references, onClose, onSubmit }: Props) {
+export function FeedbackModal({ rating, references, savedVotes, onClose, onSubmit }: Props) {
   const [comment, setComment] = useState('');
-  const [votes, setVotes] = useState<ReferenceVotes>({});
+  const [votes, setVotes] = useState<ReferenceVotes>(savedVotes);
   const [busy, setBusy] = useState(false);
   const positive = rating === 1;
   const canSubmit = positive || comment.trim() !== '';
-  const reset = () => {
-    setComment('');
-    setVotes({});
-  };
+  const reset = () => setComment('');
   const close = () => {
     reset();
     onClose();

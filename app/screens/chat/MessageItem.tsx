@@ -46,7 +46,7 @@ import type { Exchange } from '../../chat/answer-state';
 import { sendFeedback } from '../../chat/api';
 import { answerClipboardText } from '../../chat/copy';
 import { debugRows, formatDuration } from '../../chat/debug';
-import type { ReferenceVotes } from '../../chat/feedback';
+import { referenceVotesUpdate, type ReferenceVotes } from '../../chat/feedback';
 import { truncate } from '../../chat/text';
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
@@ -91,6 +91,9 @@ function CopyAction({ text, references }: { text: string; references: readonly R
 function FeedbackActions({ answer }: { answer: ChatMessage }) {
   const [rating, setRating] = useState<Rating>(answer.extraData.messageFeedback?.rating ?? 0);
   const [asking, setAsking] = useState<1 | -1 | null>(null);
+  const [savedVotes, setSavedVotes] = useState<ReferenceVotes>(
+    answer.extraData.messageFeedback?.references_feedback ?? {},
+  );
   const base = { query_id: answer.reply_to_id, response_id: responseIdOf(answer.message_id) };
 
   const onThumb = async (value: 1 | -1) => {
@@ -101,6 +104,7 @@ function FeedbackActions({ answer }: { answer: ChatMessage }) {
     try {
       await sendFeedback({ ...base, rating: 0, references_feedback: {} });
       setRating(0);
+      setSavedVotes({});
       notifySuccess(value === 1 ? feedbackStrings.UPVOTE_REMOVED : feedbackStrings.DOWNVOTE_REMOVED);
     } catch {
       notifyFailure(feedbackStrings.UNDO_ERROR);
@@ -114,13 +118,14 @@ function FeedbackActions({ answer }: { answer: ChatMessage }) {
         ...base,
         rating: asking,
         comment: comment || null,
-        references_feedback: referenceVotes,
+        references_feedback: referenceVotesUpdate(savedVotes, referenceVotes),
       });
     } catch (error) {
       notifyFailure(feedbackStrings.SEND_ERROR);
       throw error;
     }
     setRating(asking);
+    setSavedVotes(referenceVotes);
     setAsking(null);
     notifySuccess(feedbackStrings.SAVED);
   };
@@ -152,8 +157,11 @@ function FeedbackActions({ answer }: { answer: ChatMessage }) {
         </ActionIcon>
       </Tooltip>
       <FeedbackModal
+        // a new modal per opening, so it starts from the votes saved by the last rating
+        key={asking ?? 'closed'}
         rating={asking}
         references={answer.references}
+        savedVotes={savedVotes}
         onClose={() => setAsking(null)}
         onSubmit={submit}
       />
