@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { apiKeyRoutes } from './api-keys/routes';
 import { appRoutes } from './apps/routes';
 import { authRoutes } from './auth/routes';
 import { customApiRoutes } from './custom-api/routes';
@@ -33,6 +34,7 @@ export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(feedbackRoutes);
   await app.register(appRoutes);
   await app.register(customApiRoutes);
+  await app.register(apiKeyRoutes);
   await app.register(appOAuthRoutes);
   await app.register(searchRoutes);
   await app.register(uploadRoutes);

@@ -4,11 +4,12 @@
  * a short prefix for recognising it in the admin list.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { apiKeys } from '../db/schema';
+import { API_KEY_NAME_TAKEN_MESSAGE } from '../../common/api/api-keys';
+import { apiKeys, users, type ApiKey, type User } from '../db/schema';
 import type { Db } from '../db/store';
-import { unauthorized } from '../errors';
+import { badRequest, unauthorized } from '../errors';
 
 const KEY_PREFIX = 'scout_';
 const SHOWN_PREFIX_CHARS = KEY_PREFIX.length + 6;
@@ -24,7 +25,10 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** Makes a key for an org; the plain key is returned here and never again. */
+/**
+ * Makes a key for an org; the plain key is returned here and never again. The name is unique among the org's
+ * unrevoked keys (a partial unique index, so two simultaneous creates cannot both take it): 400 when taken.
+ */
 export async function createApiKey(
   db: Db,
   input: { orgId: string; name: string; createdBy?: string | null },
@@ -39,9 +43,48 @@ export async function createApiKey(
       prefix: key.slice(0, SHOWN_PREFIX_CHARS),
       createdBy: input.createdBy ?? null,
     })
+    .onConflictDoNothing()
     .returning({ id: apiKeys.id });
-  if (!row) throw new Error('api key insert returned nothing');
+  if (!row) throw badRequest(API_KEY_NAME_TAKEN_MESSAGE);
   return { id: row.id, key };
+}
+
+export type ApiKeyListing = {
+  key: ApiKey;
+  creator: Pick<User, 'id' | 'email' | 'displayName' | 'firstName' | 'lastName'> | null;
+};
+
+const creatorColumns = {
+  id: users.id,
+  email: users.email,
+  displayName: users.displayName,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+/** The org's unrevoked keys with who made them, newest first. */
+export async function listApiKeys(db: Db, orgId: string, keyId?: string): Promise<ApiKeyListing[]> {
+  return db
+    .select({ key: apiKeys, creator: creatorColumns })
+    .from(apiKeys)
+    .leftJoin(users, eq(users.id, apiKeys.createdBy))
+    .where(
+      and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt), keyId ? eq(apiKeys.id, keyId) : undefined),
+    )
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/**
+ * Revokes one of the org's keys; false when the org has no such unrevoked key. Authentication reads `revoked_at`
+ * on every request, so the key is refused from the next request on.
+ */
+export async function revokeApiKey(db: Db, orgId: string, keyId: string): Promise<boolean> {
+  const rows = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return rows.length > 0;
 }
 
 /** Resolves the caller from `Authorization: Bearer <key>`, or throws 401; revoked keys are refused. */

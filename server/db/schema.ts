@@ -275,6 +275,10 @@ export const apiKeys = pgTable(
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
     index('api_keys_org_idx').on(t.orgId, t.createdAt),
+    // a revoked key frees its name
+    uniqueIndex('api_keys_org_name_key')
+      .on(t.orgId, t.name)
+      .where(sql`revoked_at IS NULL`),
   ],
 );
 

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "api_keys_org_name_key" ON "api_keys" USING btree ("org_id","name") WHERE revoked_at IS NULL;
