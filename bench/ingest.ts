@@ -1,19 +1,48 @@
-// `npm run bench:ingest` (or `npm run bench -- ingest`): file uploads end to end, a mix of formats sent through
-// POST /document_uploads in requests of 50, parsed in worker threads and indexed by the job worker. Prints files
-// and chunks per second for the upload (parse + store) and for indexing, and the process's peak memory. Figures,
-// never asserts. BENCH_UPLOADS sets the number of files (default 200).
+// `npm run bench:ingest [-- --documents N] [-- --database-url postgres://…]` (or `npm run bench -- ingest`) prints
+// figures for two halves, never asserts.
+// Uploads: a mix of formats sent through POST /document_uploads in requests of 50, parsed in worker threads and
+// indexed by the job worker; files and chunks per second for the upload (parse + store) and for indexing, and the
+// process's peak memory. BENCH_UPLOADS sets the number of files (default 200).
+// A source: the SDK's example connector full-syncs N documents (default 50,000) of real text from its fake notes
+// API on 127.0.0.1 through the real sync engine and job worker, in this process, into the embedded store and, with
+// --database-url, a PostgreSQL database (migrated on open; create it first); documents and chunks per second, and
+// resident memory sampled through the sync.
+import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { count, eq } from 'drizzle-orm';
 import type { UploadListResponse, UploadResponse } from '../common/api/uploads';
+import { ConnectionStatus } from '../common/connection-status';
 import { UPLOAD_MAX_FILES } from '../common/limits';
+import { notesConnector } from '../connectors/sdk/example';
+import { seedNotes, startNotesFake, type Note } from '../connectors/sdk/example/fake';
+import { appConnections, documentChunks, documents } from '../server/db/schema';
+import { generateSecretKey, setDefaultSecretKey } from '../server/db/secrets';
+import { MEMORY_DATA_DIR, openStore, type Store } from '../server/db/store';
 import { runWorker } from '../server/jobs/worker';
 import { createLogger } from '../server/logger';
 import { makeDocx, makePdf, makePptx, makeXlsx } from '../server/parsing/testing';
+import { initSearch } from '../server/search';
+import { seededRandom } from '../server/search/testing';
+import { encryptCredentials } from '../server/sync/connections';
+import { enqueueSync } from '../server/sync/jobs';
+import { registerConnector } from '../server/sync/registry';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
+import { realTexts } from './search';
 
 const FILES = Number(process.env.BENCH_UPLOADS ?? 200);
+const args = process.argv.slice(2);
+const documentsAt = args.indexOf('--documents');
+const SOURCE_DOCUMENTS = documentsAt >= 0 ? Number(args[documentsAt + 1]) : 50_000;
+if (!Number.isInteger(SOURCE_DOCUMENTS) || SOURCE_DOCUMENTS < 1)
+  throw new Error('--documents wants a whole number of documents, at least 1');
+const urlAt = args.indexOf('--database-url');
+const databaseUrl = urlAt >= 0 ? args[urlAt + 1] : undefined;
+/** The example connector asks for 50 notes a page; the fake answers that many. */
+const SOURCE_PAGE = 50;
+const RSS_SAMPLE_MS = 100;
 const WORDS = 'budget roadmap hiring launch review policy travel security onboarding quarterly'.split(' ');
 
 function paragraph(seed: number, words: number): string {
@@ -47,8 +76,10 @@ async function sample(i: number): Promise<[name: string, bytes: Uint8Array]> {
   }
 }
 
-export async function benchIngest(): Promise<void> {
+async function benchUploads(): Promise<void> {
   const server = await createTestServer();
+  // As `scout serve` does at start: indexing pays for the search indexes it feeds.
+  await initSearch(server.store);
   const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const org = await createOrg(server.store.db, { domain: 'bench-ingest.test' });
   const user = await createUser(server.store.db, org, { email: 'bench@bench-ingest.test' });
@@ -92,6 +123,147 @@ export async function benchIngest(): Promise<void> {
       `index ${perSecond(FILES, indexSeconds)} files/s, ${perSecond(chunks, indexSeconds)} chunks/s ` +
       `(${chunks} chunks); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
   );
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/**
+ * Notes of real text: pieces of 200 to 6,000 characters (log-uniform, so most are short, as notes and pages are),
+ * a fifth of them restricted to their author and a colleague.
+ */
+function* sourceNotes(total: number): Generator<Partial<Note> & Pick<Note, 'id'>> {
+  const random = seededRandom(6);
+  let n = 0;
+  for (let round = 0; n < total; round++) {
+    const before = n;
+    for (const { title, text } of realTexts()) {
+      let at = 0;
+      while (at < text.length && n < total) {
+        const length = Math.round(200 * 30 ** random());
+        const body = text.slice(at, at + length).trim();
+        at += length;
+        if (body.length < 100) continue;
+        const restricted = random() < 0.2;
+        yield {
+          id: `note-${n}`,
+          title: round === 0 ? title : `${title} (${round})`,
+          body,
+          visibility: restricted ? 'restricted' : 'workspace',
+          ...(restricted
+            ? { shared_with: { users: [`user${Math.floor(random() * 1000)}@bench-source.test`], groups: [] } }
+            : {}),
+        };
+        n += 1;
+      }
+      if (n >= total) return;
+    }
+    if (n === before) throw new Error('no text to make notes of');
+  }
+}
+
+async function benchSource(store: Store, label: string): Promise<void> {
+  await initSearch(store);
+  const fake = await startNotesFake({ pageSize: SOURCE_PAGE });
+  try {
+    for (const note of seedNotes()) fake.remove(note.id);
+    let chars = 0;
+    for (const note of sourceNotes(SOURCE_DOCUMENTS)) {
+      fake.upsert(note);
+      chars += note.body?.length ?? 0;
+    }
+    const org = await createOrg(store.db, { domain: `bench-source-${Date.now()}.test` });
+    const owner = await createUser(store.db, org, { email: `admin@${org.domain}`, admin: true });
+    const [connection] = await store.db
+      .insert(appConnections)
+      .values({
+        orgId: org.id,
+        userId: owner.id,
+        appName: notesConnector.shortname,
+        isOrg: true,
+        statusCode: ConnectionStatus.Connecting,
+        extra: { config: { baseUrl: fake.server.url } },
+      })
+      .returning();
+    if (!connection) throw new Error('no connection');
+    await store.db
+      .update(appConnections)
+      .set({ credentialsEncrypted: encryptCredentials(connection.id, { api_key: fake.token }) })
+      .where(eq(appConnections.id, connection.id));
+
+    const rssBefore = process.memoryUsage().rss;
+    let peakRss = rssBefore;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    }, RSS_SAMPLE_MS);
+    const load = os.loadavg()[0]!;
+    const started = performance.now();
+    await enqueueSync(store.db, connection, 'full');
+    const worker = runWorker(store, createLogger('silent'), { idleMs: 10 });
+    try {
+      for (;;) {
+        const [row] = await store.db
+          .select({ statusCode: appConnections.statusCode, statusMessage: appConnections.statusMessage })
+          .from(appConnections)
+          .where(eq(appConnections.id, connection.id));
+        if (row?.statusCode === ConnectionStatus.IndexingComplete) break;
+        if (
+          row?.statusCode === ConnectionStatus.IndexingFailed ||
+          row?.statusCode === ConnectionStatus.ErrorReconnect
+        )
+          throw new Error(`sync stopped: ${row.statusMessage}`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } finally {
+      await worker.stop();
+      clearInterval(sampler);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const loadAfter = os.loadavg()[0]!;
+
+    const [docs] = await store.db
+      .select({ n: count() })
+      .from(documents)
+      .where(eq(documents.connectionId, connection.id));
+    const [chunks] = await store.db
+      .select({ n: count() })
+      .from(documentChunks)
+      .innerJoin(documents, eq(documents.id, documentChunks.documentId))
+      .where(eq(documents.connectionId, connection.id));
+    if (docs?.n !== SOURCE_DOCUMENTS) throw new Error(`indexed ${docs?.n} of ${SOURCE_DOCUMENTS} documents`);
+    const perSecond = (n: number) => (n / seconds).toFixed(1);
+    console.log(
+      `ingest source (${SOURCE_DOCUMENTS} notes, ${(chars / 1024 / 1024).toFixed(1)} MB of text, pages of ` +
+        `${SOURCE_PAGE}, ${label}): ${seconds.toFixed(1)} s; ${perSecond(docs.n)} documents/s, ` +
+        `${perSecond(chunks?.n ?? 0)} chunks/s (${chunks?.n} chunks); RSS ${mb(rssBefore)} before the sync ` +
+        `(fake source included), peak ${mb(peakRss)}; load average ${load.toFixed(1)} → ${loadAfter.toFixed(1)}`,
+    );
+  } finally {
+    await fake.close();
+  }
+}
+
+export async function benchIngest(): Promise<void> {
+  await benchUploads();
+  // The connection's credentials are sealed with the process's key, as the server's are with its data dir's.
+  setDefaultSecretKey(generateSecretKey());
+  registerConnector(notesConnector);
+  const embedded = await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR });
+  try {
+    await benchSource(embedded, 'embedded PGlite (memory)');
+  } finally {
+    await embedded.close();
+  }
+  if (databaseUrl) {
+    const server = await openStore({ databaseUrl });
+    try {
+      await benchSource(
+        server,
+        `PostgreSQL server ${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}`,
+      );
+    } finally {
+      await server.close();
+    }
+  }
 }
 
 const isMain =
