@@ -159,7 +159,31 @@ async function appLanes(store: Store, orgId: string, filters: readonly SkillFilt
   return lanes;
 }
 
+/**
+ * Lanes that only name sources become one search over all of them. Each search ranks with its own feedback pass, so
+ * scores from different searches are not on one scale: a lane of a few documents (verified answers, say) would
+ * otherwise outrank a better passage found by the main search.
+ */
+function mergeSourceLanes(lanes: Lane[]): Lane[] {
+  const plain = lanes.filter(
+    (lane) =>
+      !lane.pinned && !lane.excludeSources && lane.filters.sources && Object.keys(lane.filters).length === 1,
+  );
+  if (plain.length < 2) return lanes;
+  const rest = lanes.filter((lane) => !plain.includes(lane));
+  return [...rest, { filters: { sources: plain.flatMap((lane) => lane.filters.sources ?? []) } }];
+}
+
 async function lanesFor(store: Store, request: AppRetrievalRequest): Promise<Lane[]> {
+  const { sources } = request;
+  // Everything selected (the default): one search over every readable document.
+  if (sources.skills.search_all && sources.files.search_all && sources.answers.search_all) {
+    return [{ filters: {} }];
+  }
+  return mergeSourceLanes(await selectedLanes(store, request));
+}
+
+async function selectedLanes(store: Store, request: AppRetrievalRequest): Promise<Lane[]> {
   const { sources, orgId } = request;
   const lanes: Lane[] = [];
   const otherSources = new Set<string>([ReferenceSource.files, ReferenceSource.verifiedAnswers]);
