@@ -12,6 +12,8 @@ import { DAY_MS, type Schedule } from '../jobs/schedule';
 import { registerJobHandler } from '../jobs/worker';
 import { newId } from '../db/ids';
 import { deleteConnectionDocuments } from '../search';
+import { deleteSiteArchives } from '../uploads/site-archives';
+import { connectionExtra } from './connections';
 import { SYNC_MODES, markSyncFailed, runSync, syncableConnectionIds, type SyncMode } from './engine';
 
 export const CONNECTOR_SYNC_JOB = 'connector.sync';
@@ -137,11 +139,14 @@ registerJobHandler(CONNECTOR_SYNC_JOB, async (job, { store, logger, signal }) =>
 registerJobHandler(CONNECTOR_DISCONNECT_JOB, async (job, { store }) => {
   const { connectionId } = disconnectJobPayloadSchema.parse(job.payload);
   const [connection] = await store.db
-    .select({ id: appConnections.id, orgId: appConnections.orgId })
+    .select({ id: appConnections.id, orgId: appConnections.orgId, extra: appConnections.extra })
     .from(appConnections)
     .where(eq(appConnections.id, connectionId));
   if (!connection) return;
   await deleteConnectionDocuments(store.db, connection.orgId, connection.id);
+  // a Google Sites connection was installed from an archive uploaded under its site id
+  const siteId = connectionExtra(connection).config.site_id;
+  if (typeof siteId === 'string') await deleteSiteArchives(store.db, connection.orgId, siteId);
   await store.db.delete(appConnections).where(eq(appConnections.id, connection.id));
 });
 

@@ -268,6 +268,8 @@ describe('Google Sites export archives', () => {
       expect(
         await server.store.db.select().from(appConnections).where(eq(appConnections.id, connectionId)),
       ).toEqual([]);
+      // the archives it was installed from go too, bytes and all
+      expect(await server.store.db.select().from(uploads).where(eq(uploads.siteId, siteId))).toEqual([]);
     },
   );
 });

@@ -81,3 +81,8 @@ export function siteArchivesFor(db: Db, reader: ArchiveReader): SiteArchives {
     },
   };
 }
+
+/** Removes the archives uploaded under a site id (their bytes go with them): a disconnected site keeps none. */
+export async function deleteSiteArchives(db: Db, orgId: string, siteId: string): Promise<void> {
+  await db.delete(uploads).where(and(eq(uploads.orgId, orgId), eq(uploads.siteId, siteId)));
+}
