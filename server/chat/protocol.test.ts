@@ -40,6 +40,10 @@ it('sends at most 5 related searches, before ANSWER_COMPLETE, and saves the same
 it('carries out a STOP_GENERATION sent with the QUERY just before the socket closes (the static stopped answer)', async () => {
   const queryId = randomUUID();
   const client = await h.connect(h.aliceToken);
+  // As in the app, the socket is signed in long before: a reply only a signed-in socket gets proves AUTH is done
+  // (a QUERY still queued behind AUTH when the socket closes is dropped: nobody is there to answer).
+  client.send('not json');
+  await client.next('ERROR', (error) => error.code === 'INVALID_MESSAGE');
   client.send({ type: 'QUERY', query: 'How long is parental leave?', message_id: queryId });
   client.send({ type: 'STOP_GENERATION' });
   client.socket.close();
