@@ -43,3 +43,22 @@ export async function createTestServer(
     },
   };
 }
+
+/** A JSON call to the API of a listening test server at `base` (what `listen` answered), as a client makes it. */
+export async function callApi(
+  base: string,
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> & { code?: string } }> {
+  const res = await fetch(`${base}/api/v1${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { code?: string } };
+}

@@ -10,7 +10,7 @@ import { createApiKey } from '../../auth/api-keys';
 import { apiKeys, appConnections, documents, type User } from '../../db/schema';
 import { runWorker } from '../../jobs/worker';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
-import { createTestServer, type TestServer } from '../../testing/server';
+import { callApi, createTestServer, type TestServer } from '../../testing/server';
 
 let server: TestServer;
 let base: string;
@@ -21,17 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-async function call(method: string, path: string, token: string | null, body?: unknown) {
-  const res = await fetch(`${base}/api/v1${path}`, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { code?: string } };
-}
+const call = (method: string, path: string, token: string | null, body?: unknown) =>
+  callApi(base, method, path, token, body);
 
 const idToken = async (user: User) => (await loginTokensFor(server.ctx, user)).id_token;
 
