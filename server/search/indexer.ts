@@ -345,7 +345,7 @@ async function insertChunks(tx: Tx, orgId: string, entries: readonly { id: strin
           -- the prefix's words come first in the tsvector, so its last position bounds title and headings
           (SELECT coalesce(max(p), 0)::int
             FROM unnest(to_tsvector('english', i.prefix)) AS u, unnest(u.positions) AS p) AS prefix_positions
-        FROM input i, LATERAL (SELECT to_tsvector('english', i.body) AS search) AS v
+        FROM input i, LATERAL (SELECT to_tsvector('english', i.body) AS search OFFSET 0) AS v
       ),
       chunks AS (
         INSERT INTO document_chunks (id, org_id, document_id, ord, title, section_path, body, start_offset, end_offset,
