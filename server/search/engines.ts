@@ -6,8 +6,8 @@
  * - `pg_textsearch`: the extension's `bm25` index and its top-k `<@>` operator (always in embedded PGlite; on
  *   servers where the extension is installed).
  * - `sql`: BM25 computed in SQL over the generated tsvector (GIN) with the org's statistics, for PostgreSQL
- *   15/16 servers: chunks holding all query terms first, any term when those are too few (for long queries,
- *   the most informative terms).
+ *   15/16 servers: chunks holding all query terms first, then fewer of them tier by tier when those are too few
+ *   (for long queries, the most informative terms).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Store, Tx } from '../db/store';
@@ -95,13 +95,39 @@ export function lexemeTsquery(lexemes: readonly string[], operator: '&' | '|'): 
  */
 const MAX_CANDIDATE_TERMS = 8;
 
+/**
+ * How many of the `n` selective terms a candidate must hold, tier by tier: all of them, then half, then two,
+ * then one. Scoring a chunk in SQL costs a pass over its whole tsvector, so the pass stops at the first tier
+ * that fills the pool: chunks holding more of the rarest terms are the ones BM25 ranks first, and a long
+ * question's any-term tier holds most of the org (on 1M chunks, seconds of scoring for a page of ten).
+ */
+export function candidateTiers(n: number): number[] {
+  return [...new Set([n, Math.ceil(n / 2), Math.min(2, n), 1])].filter((m) => m >= 1).sort((a, b) => b - a);
+}
+
+/** A tsquery matching what holds at least `m` of these lexemes: the disjunction of their m-term conjunctions. */
+export function atLeastTsquery(lexemes: readonly string[], m: number): string {
+  if (m <= 1 || lexemes.length <= 1) return lexemeTsquery(lexemes, '|');
+  if (m >= lexemes.length) return lexemeTsquery(lexemes, '&');
+  const groups: string[] = [];
+  const pick = (from: number, chosen: string[]) => {
+    if (chosen.length === m) {
+      groups.push(`(${lexemeTsquery(chosen, '&')})`);
+      return;
+    }
+    for (let i = from; i <= lexemes.length - (m - chosen.length); i++) pick(i + 1, [...chosen, lexemes[i]!]);
+  };
+  pick(0, []);
+  return groups.join(' | ');
+}
+
 async function proposeWithSql(tx: Tx, query: CandidateQuery): Promise<Candidates> {
   const lexemes = query.terms.map((term) => term.lexeme);
   const selective = [...query.terms]
     .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
     .slice(0, MAX_CANDIDATE_TERMS)
     .map((term) => term.lexeme);
-  const run = async (operator: '&' | '|') => {
+  const run = async (tsquery: string) => {
     const result = await tx.execute(sql`
       WITH q(lexeme, weight) AS (
         SELECT * FROM unnest(${sql.param(lexemes)}::text[], ${sql.param(query.terms.map((term) => term.weight))}::float8[])
@@ -113,15 +139,15 @@ async function proposeWithSql(tx: Tx, query: CandidateQuery): Promise<Candidates
         JOIN q ON q.lexeme = u.lexeme
       ) AS score
       FROM document_chunks c
-      WHERE ${query.where} AND c.search @@ ${lexemeTsquery(selective, operator)}::tsquery
+      WHERE ${query.where} AND c.search @@ ${tsquery}::tsquery
       ORDER BY score DESC, c.id
       LIMIT ${query.depth}`);
     return result.rows.map((row) => String(row.id));
   };
-  if (selective.length > 1) {
-    const all = await run('&');
-    if (all.length >= query.depth) return { chunkIds: all, exhausted: false };
+  let found: string[] = [];
+  for (const m of candidateTiers(selective.length)) {
+    found = await run(atLeastTsquery(selective, m));
+    if (found.length >= query.depth) return { chunkIds: found, exhausted: false };
   }
-  const any = await run('|');
-  return { chunkIds: any, exhausted: any.length < query.depth };
+  return { chunkIds: found, exhausted: true };
 }
