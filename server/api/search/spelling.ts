@@ -44,6 +44,15 @@ async function lexemesOfWords(db: DbOrTx, words: readonly string[]): Promise<Map
   return new Map(result.rows.map((row) => [String(row.word), (row.lexemes as string[] | null) ?? []]));
 }
 
+/** Those of `lexemes` that some chunk of the org holds (whoever may read it: only used to skip probes). */
+async function lexemesInOrg(db: DbOrTx, orgId: string, lexemes: readonly string[]): Promise<Set<string>> {
+  if (lexemes.length === 0) return new Set();
+  const result = await db.execute(sql`
+    SELECT lexeme FROM search_term_stats
+    WHERE org_id = ${orgId}::uuid AND doc_freq > 0 AND lexeme = ANY(${sql.param([...lexemes])}::text[])`);
+  return new Set(result.rows.map((row) => String(row.lexeme)));
+}
+
 /** Readable chunks (capped) holding each lexeme. */
 async function readableCounts(
   db: DbOrTx,
@@ -96,10 +105,13 @@ export async function spellCorrect(
   const words = [...new Set([...q.matchAll(WORD)].map((m) => m[0].toLowerCase()))].slice(0, MAX_WORDS);
   const lexemesByWord = await lexemesOfWords(db, words);
   const allLexemes = [...new Set([...lexemesByWord.values()].flat())];
+  // a lexeme no chunk of the org holds needs no probe (typos, mostly): the probe is the costly part
+  const unknown = allLexemes.filter((lexeme) => !known.has(lexeme));
+  const inOrg = await lexemesInOrg(db, orgId, unknown);
   const present = await readableCounts(
     db,
     readable,
-    allLexemes.filter((lexeme) => !known.has(lexeme)),
+    unknown.filter((lexeme) => inOrg.has(lexeme)),
     1,
   );
   for (const lexeme of known) present.set(lexeme, 1);
