@@ -323,25 +323,22 @@ export function parseTsvector(text: string): Map<string, number[]> {
   return out;
 }
 
-/** Term frequencies of `lexemes` and title matches for these chunks, re-checked against `where`. */
-async function loadCandidates(
-  tx: Tx,
-  where: SQL,
-  chunkIds: readonly string[],
-  lexemes: readonly string[],
-): Promise<CandidateChunk[]> {
+/**
+ * Every lexeme's frequency and the title matches of these chunks, re-checked against `where`. The whole tsvector
+ * is read once: the same candidates are ranked for the query and again for its feedback expansion, whose terms
+ * are only known after the first ranking (its text form ships faster than a filtered copy, measured).
+ */
+async function loadCandidates(tx: Tx, where: SQL, chunkIds: readonly string[]): Promise<CandidateChunk[]> {
   if (chunkIds.length === 0) return [];
-  // setweight + ts_filter keep only the wanted lexemes of each tsvector; its text form is the cheapest to ship
   const result = await tx.execute(sql`
-    SELECT c.id, c.document_id, c.search_length, c.prefix_positions, c.modified_time,
-      ts_filter(setweight(c.search, 'A', ${sql.param([...lexemes])}::text[]), '{a}')::text AS hits
+    SELECT c.id, c.document_id, c.search_length, c.prefix_positions, c.modified_time, c.search::text AS vector
     FROM document_chunks c
     WHERE ${where} AND c.id = ANY(${sql.param([...chunkIds])}::uuid[])`);
   return result.rows.map((row) => {
     const prefixPositions = Number(row.prefix_positions);
     const termFreqs: Record<string, number> = {};
     const titleTerms: string[] = [];
-    for (const [lexeme, positions] of parseTsvector(String(row.hits ?? ''))) {
+    for (const [lexeme, positions] of parseTsvector(String(row.vector ?? ''))) {
       termFreqs[lexeme] = positions.length;
       if (positions[0] !== undefined && positions[0] <= prefixPositions) titleTerms.push(lexeme);
     }
@@ -356,41 +353,26 @@ async function loadCandidates(
   });
 }
 
-/** RM3 over the best passages of the top documents; returns the re-ranked pool. */
+/** RM3 over the best passages of the top documents; returns the candidates re-ranked, or null when unchanged. */
 async function withFeedback(
   tx: Tx,
   orgId: string,
-  where: SQL,
-  pool: readonly string[],
+  candidates: readonly CandidateChunk[],
   ranked: RankedDocument[],
   terms: QueryTerm[],
   stats: CollectionStats,
   now: Date,
-): Promise<{ ranked: RankedDocument[]; candidates: CandidateChunk[] } | null> {
-  const top = ranked.slice(0, FEEDBACK_DOCS);
-  const scoreOf = new Map(top.map((doc) => [doc.chunks[0]!.chunkId, doc.score]));
-  const result = await tx.execute(sql`
-    SELECT c.id, c.search_length, c.search::text AS vector
-    FROM document_chunks c
-    WHERE ${where} AND c.id = ANY(${sql.param([...scoreOf.keys()])}::uuid[])`);
-  const passages = result.rows.map((row) => ({
-    score: scoreOf.get(String(row.id)) ?? 0,
-    length: Number(row.search_length),
-    termFreqs: Object.fromEntries(
-      [...parseTsvector(String(row.vector ?? ''))].map(([lexeme, positions]) => [lexeme, positions.length]),
-    ),
-  }));
+): Promise<RankedDocument[] | null> {
+  const byId = new Map(candidates.map((candidate) => [candidate.chunkId, candidate]));
+  const passages = ranked.slice(0, FEEDBACK_DOCS).flatMap((doc) => {
+    const best = byId.get(doc.chunks[0]!.chunkId);
+    return best ? [{ score: doc.score, length: best.length, termFreqs: best.termFreqs }] : [];
+  });
   // only the model's strongest terms can be chosen: their document frequencies are all that is needed
   const docFreqs = await loadDocFreqs(tx, orgId, feedbackVocabulary(passages));
   const expanded = expandQuery(terms, passages, (lexeme) => docFreqs.get(lexeme) ?? 0, stats);
   if (expanded.length === terms.length) return null;
-  const candidates = await loadCandidates(
-    tx,
-    where,
-    pool,
-    expanded.map((term) => term.lexeme),
-  );
-  return { ranked: rankDocuments(candidates, expanded, stats, now), candidates };
+  return rankDocuments(candidates, expanded, stats, now);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -633,7 +615,6 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
           tx,
           where,
           chunkRows.rows.map((row) => String(row.id)),
-          lexemes,
         );
         termsOf = new Map(candidates.map((candidate) => [candidate.chunkId, candidate.termFreqs]));
         noteMatches(candidates);
@@ -682,7 +663,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       });
       pool = proposal.chunkIds;
       exhausted = proposal.exhausted;
-      candidates = await loadCandidates(tx, where, pool, lexemes);
+      candidates = await loadCandidates(tx, where, pool);
       ranked = rankDocuments(candidates, terms, stats, now);
       if (ranked.length >= offset + limit || exhausted || depth >= MAX_POOL) break;
       depth = Math.min(depth * 4, MAX_POOL);
@@ -698,13 +679,12 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         AND NOT (c.id = ANY(${sql.param(pool)}::uuid[]))`);
     if (missing.rows.length > 0) {
       const extra = missing.rows.map((row) => String(row.id));
-      candidates = [...candidates, ...(await loadCandidates(tx, where, extra, lexemes))];
+      candidates = [...candidates, ...(await loadCandidates(tx, where, extra))];
       pool = [...pool, ...extra];
       ranked = rankDocuments(candidates, terms, stats, now);
     }
     if (request.feedback !== false && ranked.length > 1) {
-      const rescored = await withFeedback(tx, orgId, where, pool, ranked, terms, stats, now);
-      if (rescored) ranked = rescored.ranked;
+      ranked = (await withFeedback(tx, orgId, candidates, ranked, terms, stats, now)) ?? ranked;
     }
     if (vectorQuery) {
       const fused = await withVectorSignal(tx, vectorQuery, {
