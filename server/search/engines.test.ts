@@ -11,12 +11,11 @@
  * require identical top-10 sets for at least 90% of the queries, at least 8 of 10 in common for every query,
  * and identical order and scores wherever the sets are identical (the scoring is deterministic).
  */
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../db/store';
 import { createOrg } from '../testing/fixtures';
 import type { SearchEngine } from './engines';
-import { atLeastTsquery, candidateTiers, ensureSearchIndexes } from './engines';
+import { decisivePrefix, ensureSearchIndexes } from './engines';
 import { upsertDocuments, type IndexDocument } from './indexer';
 import { searchChunks } from './search';
 import { openServerTestStore, pick, seededRandom, testDatabaseUrl } from './testing';
@@ -125,33 +124,15 @@ function expectAgreement(a: TopTen, b: TopTen, sameStore: boolean) {
   expect(identical / a.length).toBeGreaterThanOrEqual(0.9);
 }
 
-describe("the SQL engine's candidate tiers", () => {
-  it('asks for all selective terms, then half, then two, then one', () => {
-    expect(candidateTiers(8)).toEqual([8, 4, 2, 1]);
-    expect(candidateTiers(5)).toEqual([5, 3, 2, 1]);
-    expect(candidateTiers(3)).toEqual([3, 2, 1]);
-    expect(candidateTiers(1)).toEqual([1]);
-  });
-
-  it('matches exactly the chunks holding at least m of the terms', async () => {
-    const store = await openStore({ memory: true });
-    try {
-      const terms = ['alpha', 'beta', 'gamma', 'delta'];
-      for (let m = 1; m <= terms.length; m++) {
-        const query = atLeastTsquery(terms, m);
-        // every subset of the four terms, as a tsvector
-        for (let mask = 0; mask < 16; mask++) {
-          const held = terms.filter((_, i) => mask & (1 << i));
-          const vector = held.map((lexeme) => `'${lexeme}'`).join(' ');
-          const result = await store.db.execute(
-            sql`SELECT ${vector}::tsvector @@ ${query}::tsquery AS matches`,
-          );
-          expect(result.rows[0]?.matches, `${held.join(',')} against at least ${m}`).toBe(held.length >= m);
-        }
-      }
-    } finally {
-      await store.close();
-    }
+describe("the SQL engine's any-term pass", () => {
+  it('takes the fewest heaviest terms whose lightest outscores everything the others could give', () => {
+    // a rare word, a less rare one and a common one: a chunk with only the common one cannot outrank the others
+    expect(decisivePrefix([12.3, 9.7, 2.6])).toBe(2);
+    // similar weights (a long question): no shortcut
+    expect(decisivePrefix([1, 1, 1, 1])).toBe(4);
+    expect(decisivePrefix([10, 1])).toBe(1);
+    expect(decisivePrefix([5])).toBe(1);
+    expect(decisivePrefix([])).toBe(0);
   });
 });
 
