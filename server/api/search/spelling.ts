@@ -44,40 +44,68 @@ async function lexemesOfWords(db: DbOrTx, words: readonly string[]): Promise<Map
   return new Map(result.rows.map((row) => [String(row.word), (row.lexemes as string[] | null) ?? []]));
 }
 
-/** Those of `lexemes` that some chunk of the org holds (whoever may read it: only used to skip probes). */
-async function lexemesInOrg(db: DbOrTx, orgId: string, lexemes: readonly string[]): Promise<Set<string>> {
-  if (lexemes.length === 0) return new Set();
-  const result = await db.execute(sql`
-    SELECT lexeme FROM search_term_stats
-    WHERE org_id = ${orgId}::uuid AND doc_freq > 0 AND lexeme = ANY(${sql.param([...lexemes])}::text[])`);
-  return new Set(result.rows.map((row) => String(row.lexeme)));
-}
-
-/** Readable chunks (capped) holding each lexeme. */
-async function readableCounts(
+/**
+ * How many chunks of the org hold each of `lexemes` (whoever may read them): absent means none, and no probe is
+ * needed (typos, mostly); the count chooses how a probe reads (see `readableHolders`).
+ */
+async function orgDocFreqs(
   db: DbOrTx,
-  readable: SQL,
+  orgId: string,
   lexemes: readonly string[],
-  cap = COUNT_CAP,
 ): Promise<Map<string, number>> {
   if (lexemes.length === 0) return new Map();
   const result = await db.execute(sql`
-    SELECT l AS lexeme, (
-      SELECT count(*)::int FROM (
-        SELECT 1 FROM document_chunks c WHERE ${readable} AND c.search @@ (l::tsquery) LIMIT ${cap}
-      ) AS hits
-    ) AS n
-    FROM unnest(${sql.param(lexemes.map(tsqueryLiteral))}::text[]) AS l`);
+    SELECT lexeme, doc_freq FROM search_term_stats
+    WHERE org_id = ${orgId}::uuid AND doc_freq > 0 AND lexeme = ANY(${sql.param([...lexemes])}::text[])`);
+  return new Map(result.rows.map((row) => [String(row.lexeme), Number(row.doc_freq)]));
+}
+
+/**
+ * A lexeme held by at most this many chunks is probed from the GIN index: all its chunks are read, then filtered
+ * by the ACL. Above it, a scan that stops at the first readable chunks is cheaper (a common word meets one soon).
+ */
+const INDEX_PROBE_MAX_DOC_FREQ = 2000;
+
+/**
+ * The bodies of readable chunks holding `lexeme`, at most `cap`, given how many chunks of the org hold it. Asked
+ * in one query with the ACL and a small LIMIT, the planner walks the table hoping to meet a match early, whatever
+ * the lexeme: for a rare word held only in unreadable or late chunks that walked all of it (3–7 s on 1M chunks,
+ * measured). So a rare lexeme's chunks come from the index first (a MATERIALIZED CTE is planned without the LIMIT).
+ */
+function readableHolders(readable: SQL, lexeme: string, docFreq: number, cap: number): SQL {
+  const query = sql`${tsqueryLiteral(lexeme)}::tsquery`;
+  return docFreq <= INDEX_PROBE_MAX_DOC_FREQ
+    ? sql`WITH holders AS MATERIALIZED (SELECT * FROM document_chunks WHERE search @@ ${query})
+        SELECT c.body FROM holders AS c WHERE ${readable} LIMIT ${cap}`
+    : sql`SELECT c.body FROM document_chunks c WHERE ${readable} AND c.search @@ ${query} LIMIT ${cap}`;
+}
+
+/** Readable chunks (capped) holding each lexeme of `docFreqs` (lexeme → chunks of the org holding it). */
+async function readableCounts(
+  db: DbOrTx,
+  readable: SQL,
+  docFreqs: ReadonlyMap<string, number>,
+  cap = COUNT_CAP,
+): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  result.rows.forEach((row, i) => out.set(lexemes[i]!, Number(row.n)));
+  for (const [lexeme, docFreq] of docFreqs) {
+    const result = await db.execute(
+      sql`SELECT count(*)::int AS n FROM (${readableHolders(readable, lexeme, docFreq, cap)}) AS hits`,
+    );
+    out.set(lexeme, Number(result.rows[0]?.n ?? 0));
+  }
   return out;
 }
 
 /** The word of a readable chunk that the index stems to `lexeme`, closest to what was typed. */
-async function spellingOf(db: DbOrTx, readable: SQL, lexeme: string, typed: string): Promise<string> {
-  const result = await db.execute(sql`
-    SELECT c.body FROM document_chunks c
-    WHERE ${readable} AND c.search @@ (${tsqueryLiteral(lexeme)}::tsquery) LIMIT 1`);
+async function spellingOf(
+  db: DbOrTx,
+  readable: SQL,
+  lexeme: string,
+  docFreq: number,
+  typed: string,
+): Promise<string> {
+  const result = await db.execute(readableHolders(readable, lexeme, docFreq, 1));
   const body = String(result.rows[0]?.body ?? '');
   const head = lexeme.slice(0, 2);
   const words = [...new Set([...body.matchAll(WORD)].map((m) => m[0].toLowerCase()))].filter((word) =>
@@ -107,13 +135,7 @@ export async function spellCorrect(
   const allLexemes = [...new Set([...lexemesByWord.values()].flat())];
   // a lexeme no chunk of the org holds needs no probe (typos, mostly): the probe is the costly part
   const unknown = allLexemes.filter((lexeme) => !known.has(lexeme));
-  const inOrg = await lexemesInOrg(db, orgId, unknown);
-  const present = await readableCounts(
-    db,
-    readable,
-    unknown.filter((lexeme) => inOrg.has(lexeme)),
-    1,
-  );
+  const present = await readableCounts(db, readable, await orgDocFreqs(db, orgId, unknown), 1);
   for (const lexeme of known) present.set(lexeme, 1);
   const replacements = new Map<string, string>();
   for (const word of words) {
@@ -123,18 +145,18 @@ export async function spellCorrect(
     if (/\d/.test(word) || word.length < 3) continue;
     const probe = lexemes[0]!;
     const candidates = await db.execute(sql`
-      SELECT lexeme FROM search_term_stats
+      SELECT lexeme, doc_freq FROM search_term_stats
       WHERE org_id = ${orgId}::uuid AND doc_freq > 0
         AND length(lexeme) BETWEEN ${Math.max(1, probe.length - 2)} AND ${word.length + 2}
         AND (left(lexeme, 1) = ${word.slice(0, 1)} OR substr(lexeme, 2, 2) = ${word.slice(1, 3)})
       ORDER BY doc_freq DESC
       LIMIT ${CANDIDATE_SCAN}`);
     const close = candidates.rows
-      .map((row) => String(row.lexeme))
-      .filter((lexeme) => !lexemes.includes(lexeme))
-      .map((lexeme) => ({
-        lexeme,
-        distance: Math.min(editDistance(word, lexeme), editDistance(probe, lexeme)),
+      .map((row) => ({ lexeme: String(row.lexeme), docFreq: Number(row.doc_freq) }))
+      .filter(({ lexeme }) => !lexemes.includes(lexeme))
+      .map((candidate) => ({
+        ...candidate,
+        distance: Math.min(editDistance(word, candidate.lexeme), editDistance(probe, candidate.lexeme)),
       }))
       .filter((candidate) => candidate.distance <= 2)
       .sort((a, b) => a.distance - b.distance)
@@ -142,7 +164,7 @@ export async function spellCorrect(
     const counts = await readableCounts(
       db,
       readable,
-      close.map((candidate) => candidate.lexeme),
+      new Map(close.map((candidate) => [candidate.lexeme, candidate.docFreq])),
     );
     const best = close
       .map((candidate) => ({ ...candidate, readable: counts.get(candidate.lexeme) ?? 0 }))
@@ -150,7 +172,7 @@ export async function spellCorrect(
       .sort(
         (a, b) => a.distance - b.distance || b.readable - a.readable || a.lexeme.localeCompare(b.lexeme),
       )[0];
-    if (best) replacements.set(word, await spellingOf(db, readable, best.lexeme, word));
+    if (best) replacements.set(word, await spellingOf(db, readable, best.lexeme, best.docFreq, word));
   }
   if (replacements.size === 0) return null;
   const corrected = q.replace(WORD, (match) => replacements.get(match.toLowerCase()) ?? match).trim();
