@@ -3,10 +3,11 @@ import { aclGroupMembers, type Org } from '../db/schema';
 import { openStore, type Store } from '../db/store';
 import { createOrg } from '../testing/fixtures';
 import { principalsFor } from './acl';
-import type { SearchEngine } from './engines';
+import { ensureSearchIndexes, type SearchEngine } from './engines';
 import { upsertDocuments, type IndexDocument } from './indexer';
 import {
   countBy,
+  facetCounts,
   MAX_LIMIT,
   SEARCH_SORTS,
   searchChunks,
@@ -337,6 +338,29 @@ function searchSuite(
           }
           const counts = await countBy(store, { orgId: org.id, principals, q, filters }, field);
           expect(new Map(counts.map((facet) => [facet.value, facet.count]))).toEqual(expected);
+        }
+      });
+
+      it('counts facets from its own ranked pass as facetCounts does, without changing the page', async () => {
+        const random = seededRandom(11);
+        const shares = await ensureSearchIndexes(store);
+        for (let round = 0; round < 10; round++) {
+          const filters = { ...randomFilters(random), sources: undefined, objectTypes: undefined };
+          const q = words(random, 1, 2);
+          const request = { orgId: org.id, principals, q, filters, limit: 5 };
+          const plain = await searchChunks(store, request);
+          const shared = await searchChunks(store, { ...request, facets: ['source', 'objectType'] });
+          expect(shared.hits.map((hit) => hit.documentId)).toEqual(plain.hits.map((hit) => hit.documentId));
+          // only pg_textsearch's top-k pass is shared; the SQL engine leaves the counting to facetCounts
+          expect(shared.facets !== undefined, q).toBe(shares);
+          if (shared.facets) {
+            const apart = await facetCounts(
+              store,
+              { orgId: org.id, principals, q },
+              { source: filters, objectType: filters },
+            );
+            expect(shared.facets, JSON.stringify({ q, filters })).toEqual(apart);
+          }
         }
       });
     });

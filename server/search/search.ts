@@ -11,6 +11,7 @@ import {
   ensureSearchIndexes,
   lexemeTsquery,
   proposeCandidates,
+  type Candidates,
   type SearchEngine,
 } from './engines';
 import {
@@ -82,6 +83,12 @@ export interface SearchRequest {
   snippets?: boolean;
   /** The clock for the recency prior (tests). */
   now?: Date;
+  /**
+   * Facet fields to count under the request's own filters from the same ranked pass as the page (see
+   * `facetCounts`): done where that pass is pg_textsearch's top-k of a relevance search, so one scan serves both;
+   * otherwise `facets` is absent from the results and the caller counts them apart.
+   */
+  facets?: readonly FacetField[];
 }
 
 export interface SearchHitChunk {
@@ -131,6 +138,8 @@ export interface SearchResults {
   terms: string[];
   /** Those of `terms` found in at least one chunk the search looked at: every one of them is readable. */
   matchedTerms: string[];
+  /** Counts of the requested `facets`, when they came from the search's own pass. */
+  facets?: Partial<Record<FacetField, FacetCount[]>>;
 }
 
 export const DEFAULT_LIMIT = 10;
@@ -570,6 +579,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       for (const candidate of seen)
         for (const lexeme of lexemes) if ((candidate.termFreqs[lexeme] ?? 0) > 0) matched.add(lexeme);
     };
+    let facets: SearchResults['facets'];
     const finish = (hits: SearchHit[], more: boolean): SearchResults => ({
       hits,
       total: counted?.total ?? -1,
@@ -580,6 +590,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       engine,
       terms: lexemes,
       matchedTerms: [...matched],
+      ...(facets ? { facets } : {}),
     });
 
     if (blank || sort !== 'relevance') {
@@ -653,14 +664,27 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
     let exhausted: boolean;
     let candidates: CandidateChunk[];
     let ranked: RankedDocument[];
+    // the facets' top-k scan ranks the same chunks under the same conditions: its head is the pool
+    let shared: Candidates | null = null;
+    if (engine === 'pg_textsearch' && request.facets && request.facets.length > 0) {
+      const rows = await bm25FacetRows(tx, where, request.q, request.facets, Math.max(depth, FACET_DEPTH));
+      facets = Object.fromEntries(
+        request.facets.map((field) => [field, documentsPerValue(rows.slice(0, FACET_DEPTH), field)]),
+      );
+      const chunkIds = rows.slice(0, depth).map((row) => String(row.id));
+      shared = { chunkIds, exhausted: chunkIds.length < depth };
+    }
     for (;;) {
-      const proposal = await proposeCandidates(tx, engine, {
-        q: request.q,
-        terms: terms.map((term) => ({ lexeme: term.lexeme, weight: term.weight * term.idf })),
-        where,
-        avgLength: averageLength(stats),
-        depth,
-      });
+      const proposal =
+        shared ??
+        (await proposeCandidates(tx, engine, {
+          q: request.q,
+          terms: terms.map((term) => ({ lexeme: term.lexeme, weight: term.weight * term.idf })),
+          where,
+          avgLength: averageLength(stats),
+          depth,
+        }));
+      shared = null;
       pool = proposal.chunkIds;
       exhausted = proposal.exhausted;
       candidates = await loadCandidates(tx, where, pool);
@@ -774,16 +798,7 @@ export async function facetCounts(
           )
         ).rows;
       } else if (engine === 'pg_textsearch') {
-        const bm25Query = sql`to_bm25query(${request.q}::text, ${BM25_INDEX_NAME})`;
-        // rows that match no term score 0 and sort last (only when the planner scans the heap): dropped here
-        rows = (
-          await tx.execute(sql`
-            SELECT * FROM (
-              SELECT c.document_id, ${columns}, c.body <@> ${bm25Query} AS score
-              FROM document_chunks c WHERE ${where}
-              ORDER BY c.body <@> ${bm25Query} LIMIT ${FACET_DEPTH}
-            ) AS best WHERE best.score < 0`)
-        ).rows;
+        rows = await bm25FacetRows(tx, where, request.q, passFields, FACET_DEPTH);
       } else {
         rows = (
           await tx.execute(sql`
@@ -795,6 +810,29 @@ export async function facetCounts(
     }
     return out;
   });
+}
+
+/** The `depth` best matching chunks in pg_textsearch's order, with their document and these facet fields. */
+async function bm25FacetRows(
+  tx: Tx,
+  where: SQL,
+  q: string,
+  fields: readonly FacetField[],
+  depth: number,
+): Promise<Row[]> {
+  const bm25Query = sql`to_bm25query(${q}::text, ${BM25_INDEX_NAME})`;
+  const columns = sql.join(
+    fields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
+    sql`, `,
+  );
+  // rows that match no term score 0 and sort last (only when the planner scans the heap): dropped here
+  const result = await tx.execute(sql`
+    SELECT * FROM (
+      SELECT c.id, c.document_id, ${columns}, c.body <@> ${bm25Query} AS score
+      FROM document_chunks c WHERE ${where}
+      ORDER BY c.body <@> ${bm25Query} LIMIT ${depth}
+    ) AS best WHERE best.score < 0`);
+  return result.rows;
 }
 
 /** Distinct documents per value, most first (ties by value, no value last). */

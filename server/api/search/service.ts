@@ -24,10 +24,12 @@ import { notFound } from '../../errors';
 import { presentSearchHit } from '../../presenters/search';
 import {
   countBy,
+  ensureSearchIndexes,
   facetCounts,
   principalsFor,
   searchChunks,
   type FacetCount,
+  type FacetField,
   type SearchFilters,
   type SearchSort,
 } from '../../search';
@@ -96,6 +98,11 @@ async function toCoreFilters(
 const toRecord = (counts: FacetCount[], key: (value: string) => string) =>
   Object.fromEntries(counts.flatMap(({ value, count }) => (value ? [[key(value), count]] : [])));
 
+const presentHitCounts = (counts: Partial<Record<FacetField, FacetCount[]>>): HitCounts => ({
+  byApp: toRecord(counts.source ?? [], (v) => v),
+  byType: toRecord(counts.objectType ?? [], (v) => v.toLowerCase()),
+});
+
 /** Facets: each one counted under every filter but its own, so the other apps still show their counts. */
 export async function hitCounts(
   store: Store,
@@ -103,15 +110,13 @@ export async function hitCounts(
   q: string,
   filters: SearchFilters,
 ): Promise<HitCounts> {
-  const counts = await facetCounts(
-    store,
-    { orgId: scope.orgId, principals: scope.principals, q },
-    { source: { ...filters, sources: undefined }, objectType: { ...filters, objectTypes: undefined } },
+  return presentHitCounts(
+    await facetCounts(
+      store,
+      { orgId: scope.orgId, principals: scope.principals, q },
+      { source: { ...filters, sources: undefined }, objectType: { ...filters, objectTypes: undefined } },
+    ),
   );
-  return {
-    byApp: toRecord(counts.source ?? [], (v) => v),
-    byType: toRecord(counts.objectType ?? [], (v) => v.toLowerCase()),
-  };
 }
 
 const SORTS: Record<string, SearchSort> = {
@@ -142,19 +147,32 @@ export async function search(
   const filters = await toCoreFilters(store, scope, input.filters, now);
   const request = { orgId: scope.orgId, principals: scope.principals, q: input.q, filters };
   const firstPage = input.page === 0;
-  const [results, counts, pinnedIds] = await Promise.all([
+  const sort = SORTS[`${input.sort}_${input.order}`];
+  // with no app or type filter the facets are counted under the search's own conditions: on pg_textsearch one
+  // ranked scan then serves the page and the counts (the search says whether it did)
+  const shareFacets =
+    !filters.sources?.length &&
+    !filters.objectTypes?.length &&
+    sort === 'relevance' &&
+    input.q.trim() !== '' &&
+    (await ensureSearchIndexes(store));
+  const [results, apart, pinnedIds] = await Promise.all([
     searchChunks(store, {
       ...request,
       limit: input.page_size,
       offset: input.page * input.page_size,
-      sort: SORTS[`${input.sort}_${input.order}`],
+      sort,
       // the answer carries facet counts, not a total: counting every match again would only cost time
       count: false,
       now,
+      ...(shareFacets ? { facets: ['source', 'objectType'] as const } : {}),
     }),
-    hitCounts(store, scope, input.q, filters),
+    shareFacets ? null : hitCounts(store, scope, input.q, filters),
     pinnedFor(store, scope.orgId, input.q),
   ]);
+  const counts =
+    apart ??
+    (results.facets ? presentHitCounts(results.facets) : await hitCounts(store, scope, input.q, filters));
   let pinned: SearchResponse['pins'] = [];
   const readablePins = new Set<string>();
   if (firstPage && pinnedIds.length > 0) {
