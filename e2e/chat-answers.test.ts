@@ -106,6 +106,20 @@ async function ask(page: Page, question: string): Promise<void> {
 
 const lastAnswer = (page: Page) => page.getByTestId('assistant-message').last();
 
+/** Opens the chat screen; the returned list fills with every QUERY the page sends on its socket. */
+async function openChatRecordingQueries(page: Page): Promise<QueryMessage[]> {
+  const queries: QueryMessage[] = [];
+  page.on('websocket', (socket) => {
+    socket.on('framesent', (frame) => {
+      const message = JSON.parse(String(frame.payload)) as { type: string };
+      if (message.type === 'QUERY') queries.push(message as QueryMessage);
+    });
+  });
+  await page.goto(`${scout.baseUrl}/chat`);
+  await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+  return queries;
+}
+
 describe('answers', () => {
   it('follows a pending answer again after a reload and finishes it without doubling the text', async () => {
     const words = Array.from({ length: 60 }, (_, index) => `word${index}`);
@@ -243,15 +257,7 @@ describe('answers', () => {
   it('asks only the sources chosen in the Apps popover, and refuses when none is', async () => {
     reply = { text: 'From your files only.' };
     await withPage(async (page) => {
-      const queries: QueryMessage[] = [];
-      page.on('websocket', (socket) => {
-        socket.on('framesent', (frame) => {
-          const message = JSON.parse(String(frame.payload)) as { type: string };
-          if (message.type === 'QUERY') queries.push(message as QueryMessage);
-        });
-      });
-      await page.goto(`${scout.baseUrl}/chat`);
-      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      const queries = await openChatRecordingQueries(page);
       await page.getByTestId('new-topic').click();
 
       const button = page.getByTestId('sources-button');
@@ -335,15 +341,7 @@ describe('answers', () => {
   it('attaches files to a question: uploads them, refuses unsupported ones, sends their ids', async () => {
     reply = { text: 'The code name is in your file.' };
     await withPage(async (page) => {
-      const queries: QueryMessage[] = [];
-      page.on('websocket', (socket) => {
-        socket.on('framesent', (frame) => {
-          const message = JSON.parse(String(frame.payload)) as { type: string };
-          if (message.type === 'QUERY') queries.push(message as QueryMessage);
-        });
-      });
-      await page.goto(`${scout.baseUrl}/chat`);
-      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      const queries = await openChatRecordingQueries(page);
       const picker = page.getByTestId('question-input').locator('input[type="file"]');
 
       await picker.setInputFiles({

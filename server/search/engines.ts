@@ -95,9 +95,8 @@ export function lexemeTsquery(lexemes: readonly string[], operator: '&' | '|'): 
  */
 const MAX_CANDIDATE_TERMS = 8;
 
-/** The most a chunk can score from these terms, whatever their frequencies (BM25's tf part tends to k1 + 1). */
-const scoreCeiling = (terms: readonly { weight: number }[]) =>
-  terms.reduce((sum, term) => sum + term.weight, 0) * (BM25_K1 + 1);
+/** The most a chunk can score from terms of this total weight, whatever their frequencies (tf part → k1 + 1). */
+const scoreCeiling = (totalWeight: number) => totalWeight * (BM25_K1 + 1);
 
 /**
  * How many of the terms, heaviest first, make a decisive candidate set for the any-term pass: the fewest whose
@@ -111,7 +110,7 @@ export function decisivePrefix(weights: readonly number[]): number {
   for (let k = 1; k < weights.length; k++) {
     rest -= weights[k - 1]!;
     // at average length BM25's length norm is k1, so one occurrence scores the term's weight × 1
-    if (weights[k - 1]! > scoreCeiling([{ weight: rest }])) return k;
+    if (weights[k - 1]! > scoreCeiling(rest)) return k;
   }
   return weights.length;
 }
@@ -162,7 +161,8 @@ async function proposeWithSql(tx: Tx, query: CandidateQuery): Promise<Candidates
   if (heaviest < selective.length) {
     const found = await run(selective.slice(0, heaviest), '|');
     const cut = found[query.depth - 1]?.score;
-    if (cut !== undefined && cut > scoreCeiling(byWeight.slice(heaviest))) return pool(found, false);
+    const rest = byWeight.slice(heaviest).reduce((sum, term) => sum + term.weight, 0);
+    if (cut !== undefined && cut > scoreCeiling(rest)) return pool(found, false);
   }
   const any = await run(selective, '|');
   return pool(any, any.length < query.depth);

@@ -62,3 +62,17 @@ export async function callApi(
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { code?: string } };
 }
+
+export type ApiCall = (
+  method: string,
+  path: string,
+  token: string | null,
+  body?: unknown,
+) => ReturnType<typeof callApi>;
+
+/** A test server listening on 127.0.0.1, and `call` bound to its address (route tests over real HTTP). */
+export async function listenTestServer(): Promise<{ server: TestServer; call: ApiCall }> {
+  const server = await createTestServer();
+  const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  return { server, call: (method, path, token, body) => callApi(base, method, path, token, body) };
+}

@@ -9,19 +9,15 @@ import {
 } from '../../../common/api/api-keys';
 import { apiKeys, type Org, type User } from '../../db/schema';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
-import { callApi, createTestServer, type TestServer } from '../../testing/server';
+import { listenTestServer, type ApiCall, type TestServer } from '../../testing/server';
 
 let server: TestServer;
-let base: string;
+let call: ApiCall;
 
 beforeAll(async () => {
-  server = await createTestServer();
-  base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  ({ server, call } = await listenTestServer());
 });
 afterAll(() => server.close());
-
-const call = (method: string, path: string, token: string | null, body?: unknown) =>
-  callApi(base, method, path, token, body);
 
 const idToken = async (user: User) => (await loginTokensFor(server.ctx, user)).id_token;
 const flags = { apiKeysEnabled: true };
