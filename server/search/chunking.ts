@@ -250,7 +250,17 @@ export function chunkDocument(input: ChunkInput, options: ChunkOptions = {}): Ch
   let pending: Span[] = [];
   let pendingPath: string[] = [];
 
-  const budgetFor = (path: string[]) => maxTokens - estimateTokens(chunkPrefix(title, path, maxTokens).text);
+  // asked for every unit of the body; a document has few distinct section paths
+  const budgets = new Map<string, number>();
+  const budgetFor = (path: string[]) => {
+    const key = formatSectionPath(path);
+    let budget = budgets.get(key);
+    if (budget === undefined) {
+      budget = maxTokens - estimateTokens(chunkPrefix(title, path, maxTokens).text);
+      budgets.set(key, budget);
+    }
+    return budget;
+  };
 
   const flush = () => {
     if (pending.length === 0) return;

@@ -12,7 +12,7 @@ import {
   upsertDocuments,
   type IndexDocument,
 } from './indexer';
-import { pick, seededRandom } from './testing';
+import { openServerTestStore, pick, seededRandom, testDatabaseUrl } from './testing';
 
 let store: Store;
 let db: Db;
@@ -209,6 +209,69 @@ describe('upsertDocuments', () => {
       .where(and(eq(documents.orgId, other.id), eq(documents.externalId, 'dup')));
     expect(row!.title).toBe('second');
     await expectStatisticsExact(other.id);
+  });
+});
+
+/** Every field of a new document is stored as sent, so the next sync of the same content changes nothing. */
+async function expectFieldsStoredAsSent(target: Db) {
+  const org = await createOrg(target, { domain: `indexer-fields-${++orgCount}.example.com` });
+  const full = doc('full "quoted", \\ back,slash', {
+    title: 'Budget {2025}, "final"',
+    url: 'https://wiki.example.com/page?id=1&x=a,b',
+    author: 'Ada Lovelace',
+    parentExternalId: 'parent-1',
+    createdTime: new Date('2024-12-31T23:59:59.123Z'),
+    acl: ['user:a"b@example.com', 'group:gdrive:x,y', 'org'],
+    extra: { nested: { b: 1, a: [true, null, 'ü'] }, 'key with space': '' },
+  });
+  const bare = doc('bare', {
+    authorEmail: null,
+    objectType: null,
+    fileType: null,
+    modifiedTime: null,
+    acl: ['org'],
+  });
+  const [fullId, bareId] = (await upsertDocuments(target, org.id, [full, bare])).documentIds;
+  const rows = await target.select().from(documents).where(eq(documents.orgId, org.id));
+  const stored = (id: string | undefined) => rows.find((row) => row.id === id)!;
+  expect(stored(fullId)).toMatchObject({
+    source: 'notion',
+    connectionId: null,
+    externalId: full.externalId,
+    title: full.title,
+    url: full.url,
+    author: 'Ada Lovelace',
+    authorEmail: 'ada@example.com',
+    parentExternalId: 'parent-1',
+    createdTime: full.createdTime,
+    modifiedTime: full.modifiedTime,
+    body: full.body,
+    acl: [...full.acl!].sort(), // effectiveAcl keeps principals sorted
+    extra: full.extra,
+    version: 1,
+    indexedVersion: 1,
+  });
+  expect(stored(bareId)).toMatchObject({
+    authorEmail: null,
+    objectType: null,
+    fileType: null,
+    modifiedTime: null,
+  });
+  expect(await upsertDocuments(target, org.id, [full, bare])).toMatchObject({ inserted: 0, unchanged: 2 });
+}
+
+describe('document fields', () => {
+  it('are stored as sent (embedded store)', async () => {
+    await expectFieldsStoredAsSent(db);
+  });
+
+  it.skipIf(!testDatabaseUrl)('are stored as sent (PostgreSQL server, TEST_DATABASE_URL)', async () => {
+    const server = await openServerTestStore('indexer');
+    try {
+      await expectFieldsStoredAsSent(server.store.db);
+    } finally {
+      await server.drop();
+    }
   });
 });
 
