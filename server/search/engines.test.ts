@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../db/store';
 import { createOrg } from '../testing/fixtures';
 import type { SearchEngine } from './engines';
-import { decisivePrefix, ensureSearchIndexes } from './engines';
+import { decisivePrefix, ensureSearchIndexes, selectiveText } from './engines';
 import { upsertDocuments, type IndexDocument } from './indexer';
 import { searchChunks } from './search';
 import { openServerTestStore, pick, seededRandom, testDatabaseUrl } from './testing';
@@ -133,6 +133,29 @@ describe("the SQL engine's any-term pass", () => {
     expect(decisivePrefix([10, 1])).toBe(1);
     expect(decisivePrefix([5])).toBe(1);
     expect(decisivePrefix([])).toBe(0);
+  });
+});
+
+describe("pg_textsearch's scan text for long queries", () => {
+  const term = (lexeme: string, weight: number, docFreq = 10, words = [lexeme]) => ({
+    lexeme,
+    weight,
+    docFreq,
+    words,
+  });
+
+  it('scans a query of up to 8 terms whole', () => {
+    expect(selectiveText(Array.from({ length: 8 }, (_, i) => term(`w${i}`, i)))).toBeNull();
+  });
+
+  it('takes the words of the 8 heaviest terms the org holds, skipping terms no plain word gives', () => {
+    const terms = [
+      ...Array.from({ length: 9 }, (_, i) => term(`w${i}`, i + 1)),
+      term('typo', 99, 0),
+      term('heat-transf', 50, 5, []),
+      term('flow', 20, 400, ['flows', 'flow']),
+    ];
+    expect(selectiveText(terms)).toBe('flows w8 w7 w6 w5 w4 w3 w2');
   });
 });
 

@@ -46,6 +46,8 @@ export function ensureSearchIndexes(store: Store): Promise<boolean> {
 export interface CandidateQuery {
   /** The user's query text (pg_textsearch tokenises it with the index's own configuration). */
   q: string;
+  /** A long query's most informative words (`selectiveText`), scanned first by pg_textsearch; null: scan `q`. */
+  selectiveQ: string | null;
   /** Query lexemes with their query-side weights (term count × idf), for the SQL engine. */
   terms: readonly { lexeme: string; weight: number }[];
   /** Conditions on `c` (document_chunks): org, ACL and filters. */
@@ -68,17 +70,65 @@ export async function proposeCandidates(
   return engine === 'pg_textsearch' ? proposeWithBm25Index(tx, query) : proposeWithSql(tx, query);
 }
 
+/**
+ * Long queries (a pasted question, a chat turn) propose candidates from their most informative terms only, in
+ * both engines: a chunk holding none of them cannot score high, and matching every chunk that has a common word
+ * would mean scoring most of the org. Every term still counts in the score.
+ */
+const MAX_CANDIDATE_TERMS = 8;
+
 async function proposeWithBm25Index(tx: Tx, query: CandidateQuery): Promise<Candidates> {
-  const bm25Query = sql`to_bm25query(${query.q}::text, ${BM25_INDEX_NAME})`;
-  const result = await tx.execute(sql`
-    SELECT c.id, c.body <@> ${bm25Query} AS score
-    FROM document_chunks c
-    WHERE ${query.where}
-    ORDER BY c.body <@> ${bm25Query}
-    LIMIT ${query.depth}`);
-  // <@> is the negated BM25 score; rows that match no term score 0 (only when the planner scans the heap)
-  const chunkIds = result.rows.filter((row) => Number(row.score) < 0).map((row) => String(row.id));
+  const rows = await bm25TopChunks(tx, query, query.depth);
+  const chunkIds = rows.map((row) => String(row.id));
   return { chunkIds, exhausted: chunkIds.length < query.depth };
+}
+
+/**
+ * The `depth` best matching chunks in pg_textsearch's order (`id`, `document_id` and any `columns`). A long query
+ * scans its most informative words first: pg_textsearch's top-k costs grow with the number of terms (at 1M chunks,
+ * a 15-term question's top 1,000 took 72 ms, its 8 rarest words' 41 ms; the full question's best 10 were 99% among
+ * them, measured). When those words match fewer than `depth` chunks, the whole query is scanned, so a result set
+ * that is not cut (and facet counts below the depth) stays exact.
+ */
+export async function bm25TopChunks(
+  tx: Tx,
+  query: Pick<CandidateQuery, 'q' | 'selectiveQ' | 'where'>,
+  depth: number,
+  columns?: SQL,
+): Promise<Record<string, unknown>[]> {
+  const scan = async (text: string) => {
+    const bm25Query = sql`to_bm25query(${text}::text, ${BM25_INDEX_NAME})`;
+    // rows that match no term score 0 and sort last (only when the planner scans the heap): dropped here
+    const result = await tx.execute(sql`
+      SELECT * FROM (
+        SELECT c.id, c.document_id, ${columns ?? sql`NULL AS none`}, c.body <@> ${bm25Query} AS score
+        FROM document_chunks c WHERE ${query.where}
+        ORDER BY c.body <@> ${bm25Query} LIMIT ${depth}
+      ) AS best WHERE best.score < 0`);
+    return result.rows;
+  };
+  if (query.selectiveQ) {
+    const rows = await scan(query.selectiveQ);
+    if (rows.length >= depth) return rows;
+  }
+  return scan(query.q);
+}
+
+/**
+ * The words of a long query's most informative terms (by weight, term count × idf), as one query text for
+ * pg_textsearch; null when the query has at most MAX_CANDIDATE_TERMS terms (scanned whole). Terms the org does not
+ * hold take no place, and a term none of the query's plain words produces (a compound such as "heat-transfer") is
+ * left to the full scan and the ranking.
+ */
+export function selectiveText(
+  terms: readonly { lexeme: string; weight: number; docFreq: number; words: readonly string[] }[],
+): string | null {
+  if (terms.length <= MAX_CANDIDATE_TERMS) return null;
+  const chosen = terms
+    .filter((term) => term.docFreq > 0 && term.words.length > 0)
+    .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
+    .slice(0, MAX_CANDIDATE_TERMS);
+  return chosen.length > 0 ? chosen.map((term) => term.words[0]).join(' ') : null;
 }
 
 /** A tsquery of exact lexemes (no second stemming pass), quoted as tsquery input expects. */
@@ -87,13 +137,6 @@ export function lexemeTsquery(lexemes: readonly string[], operator: '&' | '|'): 
     .map((lexeme) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`)
     .join(` ${operator} `);
 }
-
-/**
- * Long queries (a pasted question, a chat turn) propose candidates from their most informative terms only: a
- * chunk holding none of them cannot score high, and matching every chunk that has a common word would mean
- * scoring most of the org. Every term still counts in the score.
- */
-const MAX_CANDIDATE_TERMS = 8;
 
 /** The most a chunk can score from terms of this total weight, whatever their frequencies (tf part → k1 + 1). */
 const scoreCeiling = (totalWeight: number) => totalWeight * (BM25_K1 + 1);
@@ -120,7 +163,8 @@ export function decisivePrefix(weights: readonly number[]): number {
  * the chunks holding one of the few heaviest terms fill the pool and its cut scores above anything the other terms
  * could give a chunk without them, no other chunk can enter the pool, and they are not scored. So "photoelastic
  * material properties" scores the chunks with its two rare words, not the hundred thousand that only say
- * "properties" (1.2 s → 0.25 s on 1M chunks, measured). Otherwise every chunk holding a selective term is scored.
+ * "properties" (1.2 s → 0.25 s on 1M chunks, measured). Otherwise every chunk holding a selective term is scored,
+ * and when those do not fill the pool, every chunk holding any term.
  * (Tiers of "at least m of the terms" were tried: GIN evaluates such a tsquery's dozens of conjunctions for every
  * chunk holding any term, 100–300 ms a tier on 1M chunks, for no gain.)
  */
@@ -165,5 +209,10 @@ async function proposeWithSql(tx: Tx, query: CandidateQuery): Promise<Candidates
     if (cut !== undefined && cut > scoreCeiling(rest)) return pool(found, false);
   }
   const any = await run(selective, '|');
-  return pool(any, any.length < query.depth);
+  if (any.length >= query.depth || selective.length === byWeight.length) {
+    return pool(any, any.length < query.depth);
+  }
+  // fewer matches than the pool holds: the other terms' chunks are all wanted (and few), or a match would be lost
+  const every = await run(byWeight, '|');
+  return pool(every, every.length < query.depth);
 }

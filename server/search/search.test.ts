@@ -151,7 +151,8 @@ function searchSuite(
           for (let round = 0; round < 50; round++) {
             const email = pick(random, USERS);
             const principals = await principalsFor(store.db, org.id, email);
-            const q = words(random, 1, 3);
+            // every fifth a long question, which pg_textsearch scans by its most informative words first
+            const q = round % 5 === 4 ? words(random, 10, 16) : words(random, 1, 3);
             const wanted = queryLexemes(q);
             const readable = (entry: Known) => entry.acl.some((principal) => principals.includes(principal));
             const expected = [...known]
@@ -508,6 +509,40 @@ function searchSuite(
             const results = await search(q, { engine });
             if (q.trim()) expect(results.hits.length, q).toBeGreaterThan(0);
           }
+        }
+      });
+
+      it('ranks a long question from its most informative words as from all of them', async () => {
+        const other = await newOrg();
+        const random = seededRandom(5);
+        const rare = ['aardvark', 'bison', 'cheetah', 'dingo', 'emu', 'ferret', 'gazelle', 'heron'];
+        const common = ['meeting', 'report', 'update'];
+        const docs = Array.from({ length: 300 }, (_, i) => ({
+          source: 'notion',
+          externalId: `zoo-${i}`,
+          title: `Log ${i}`,
+          body: [
+            'ubiquitous',
+            ...sample(random, rare, 1 + Math.floor(random() * 3)),
+            ...common.filter(() => random() < 0.7),
+            words(random, 5, 20),
+          ].join(' '),
+          acl: ['org'],
+        }));
+        await index(other, docs);
+        // 12 terms: the pool of a first page comes from the 8 rare ones (they match every document, more than
+        // the pool holds); a page of 1,000 is deeper than the matches, so the whole question is scanned
+        const q = [...common, 'ubiquitous', ...rare].join(' ');
+        for (const engine of engines) {
+          const ask = (limit: number) =>
+            searchChunks(store, { orgId: other.id, principals, q, limit, engine });
+          const whole = await ask(MAX_LIMIT);
+          expect(whole.hits).toHaveLength(300);
+          const first = await ask(10);
+          expect(
+            first.hits.map((hit) => [hit.externalId, hit.score]),
+            engine,
+          ).toEqual(whole.hits.slice(0, 10).map((hit) => [hit.externalId, hit.score]));
         }
       });
 

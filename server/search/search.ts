@@ -7,10 +7,11 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Store, Tx } from '../db/store';
 import { prepareVectorQuery, withVectorSignal } from './embeddings';
 import {
-  BM25_INDEX_NAME,
+  bm25TopChunks,
   ensureSearchIndexes,
   lexemeTsquery,
   proposeCandidates,
+  selectiveText,
   type Candidates,
   type SearchEngine,
 } from './engines';
@@ -213,22 +214,47 @@ function chunkConditions(request: Pick<SearchRequest, 'orgId' | 'principals' | '
 // ---------------------------------------------------------------------------------------------
 
 interface AnalysedQuery {
-  /** Lexemes with their count in the query, in order of first appearance. */
-  terms: { lexeme: string; count: number }[];
+  /** Lexemes with their count in the query and the query's words that give them, in order of first appearance. */
+  terms: { lexeme: string; count: number; words: string[] }[];
   /** The query's words (lower-cased, de-duplicated, in order). */
   words: string[];
 }
 
 async function analyseQuery(tx: Tx, q: string): Promise<AnalysedQuery> {
-  const result = await tx.execute(sql`
-    SELECT lexeme, cardinality(positions) AS count, positions[1] AS first
-    FROM unnest(to_tsvector('english', ${q}::text))
-    ORDER BY first, lexeme`);
   const words = [...new Set(wordsOf(q).map((word) => word.word.toLowerCase()))];
+  const result = await tx.execute(sql`
+    WITH w AS MATERIALIZED (
+      SELECT w.word, tsvector_to_array(to_tsvector('english', w.word)) AS lexemes
+      FROM unnest(${sql.param(words)}::text[]) AS w(word)
+    )
+    SELECT t.lexeme, cardinality(t.positions) AS count, t.positions[1] AS first,
+      ARRAY(SELECT w.word FROM w WHERE t.lexeme = ANY(w.lexemes)) AS words
+    FROM unnest(to_tsvector('english', ${q}::text)) AS t
+    ORDER BY first, lexeme`);
   return {
-    terms: result.rows.map((row) => ({ lexeme: String(row.lexeme), count: Number(row.count) })),
+    terms: result.rows.map((row) => ({
+      lexeme: String(row.lexeme),
+      count: Number(row.count),
+      words: (row.words as string[] | null) ?? [],
+    })),
     words,
   };
+}
+
+/** The pg_textsearch scan text of a long query's most informative words (see `selectiveText`). */
+function selectiveQueryText(
+  analysed: AnalysedQuery,
+  terms: readonly QueryTerm[],
+  docFreqs: ReadonlyMap<string, number>,
+): string | null {
+  return selectiveText(
+    terms.map((term, i) => ({
+      lexeme: term.lexeme,
+      weight: term.weight * term.idf,
+      docFreq: docFreqs.get(term.lexeme) ?? 0,
+      words: analysed.terms[i]!.words,
+    })),
+  );
 }
 
 /**
@@ -666,8 +692,14 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
     let ranked: RankedDocument[];
     // the facets' top-k scan ranks the same chunks under the same conditions: its head is the pool
     let shared: Candidates | null = null;
+    const selectiveQ = engine === 'pg_textsearch' ? selectiveQueryText(analysed, terms, docFreqs) : null;
     if (engine === 'pg_textsearch' && request.facets && request.facets.length > 0) {
-      const rows = await bm25FacetRows(tx, where, request.q, request.facets, Math.max(depth, FACET_DEPTH));
+      const rows = await bm25FacetRows(
+        tx,
+        { where, q: request.q, selectiveQ },
+        request.facets,
+        Math.max(depth, FACET_DEPTH),
+      );
       facets = Object.fromEntries(
         request.facets.map((field) => [field, documentsPerValue(rows.slice(0, FACET_DEPTH), field)]),
       );
@@ -679,6 +711,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         shared ??
         (await proposeCandidates(tx, engine, {
           q: request.q,
+          selectiveQ,
           terms: terms.map((term) => ({ lexeme: term.lexeme, weight: term.weight * term.idf })),
           where,
           avgLength: averageLength(stats),
@@ -769,8 +802,29 @@ export async function facetCounts(
   const engine = await chooseEngine(store, request.engine);
   return readTransaction(store, async (tx) => {
     const blank = request.q.trim() === '';
-    const { terms } = blank ? { terms: [] } : await analyseQuery(tx, request.q);
+    const analysed = blank ? { terms: [], words: [] } : await analyseQuery(tx, request.q);
+    const { terms } = analysed;
     if (!blank && terms.length === 0) return out;
+    // the same scan text as searchChunks, so shared and separate counts agree
+    let selectiveQ: string | null = null;
+    if (engine === 'pg_textsearch' && terms.length > 0) {
+      const stats = await loadStats(tx, request.orgId);
+      const docFreqs = await loadDocFreqs(
+        tx,
+        request.orgId,
+        terms.map((term) => term.lexeme),
+      );
+      selectiveQ = selectiveQueryText(
+        analysed,
+        terms.map((term) => ({
+          lexeme: term.lexeme,
+          weight: term.count,
+          idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
+          original: true,
+        })),
+        docFreqs,
+      );
+    }
     const tsquery = lexemeTsquery(
       terms.map((term) => term.lexeme),
       '|',
@@ -798,7 +852,7 @@ export async function facetCounts(
           )
         ).rows;
       } else if (engine === 'pg_textsearch') {
-        rows = await bm25FacetRows(tx, where, request.q, passFields, FACET_DEPTH);
+        rows = await bm25FacetRows(tx, { where, q: request.q, selectiveQ }, passFields, FACET_DEPTH);
       } else {
         rows = (
           await tx.execute(sql`
@@ -813,26 +867,17 @@ export async function facetCounts(
 }
 
 /** The `depth` best matching chunks in pg_textsearch's order, with their document and these facet fields. */
-async function bm25FacetRows(
+function bm25FacetRows(
   tx: Tx,
-  where: SQL,
-  q: string,
+  query: { where: SQL; q: string; selectiveQ: string | null },
   fields: readonly FacetField[],
   depth: number,
 ): Promise<Row[]> {
-  const bm25Query = sql`to_bm25query(${q}::text, ${BM25_INDEX_NAME})`;
   const columns = sql.join(
     fields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
     sql`, `,
   );
-  // rows that match no term score 0 and sort last (only when the planner scans the heap): dropped here
-  const result = await tx.execute(sql`
-    SELECT * FROM (
-      SELECT c.id, c.document_id, ${columns}, c.body <@> ${bm25Query} AS score
-      FROM document_chunks c WHERE ${where}
-      ORDER BY c.body <@> ${bm25Query} LIMIT ${depth}
-    ) AS best WHERE best.score < 0`);
-  return result.rows;
+  return bm25TopChunks(tx, query, depth, columns);
 }
 
 /** Distinct documents per value, most first (ties by value, no value last). */
