@@ -1,0 +1,2 @@
+CREATE INDEX "search_term_stats_first_letter_idx" ON "search_term_stats" USING btree ("org_id",left("lexeme", 1),length("lexeme"));--> statement-breakpoint
+CREATE INDEX "search_term_stats_second_letters_idx" ON "search_term_stats" USING btree ("org_id",substr("lexeme", 2, 2),length("lexeme"));
