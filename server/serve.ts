@@ -8,7 +8,7 @@ import { openStore, type Store } from './db/store';
 import { seedDemoOnFirstStart } from './demo/seed';
 import { createMailer } from './email/mailer';
 import type { Logger } from './logger';
-import { initSearch } from './search';
+import { initSearch, searchScaleWarning } from './search';
 import { VERSION } from './version';
 
 export type RunningServer = { app: FastifyInstance; store: Store; url: string; close(): Promise<void> };
@@ -24,6 +24,8 @@ export async function startServer(
   // the bm25 index is built before the first query rather than while it waits
   const search = await initSearch(store);
   options.logger.info(search, 'search ready');
+  const scaleWarning = searchScaleWarning(search);
+  if (scaleWarning) options.logger.warn({ engine: search.engine }, `search: ${scaleWarning}`);
   await seedDemoOnFirstStart(store, options.logger);
   const masterKey = config.secretKey ? parseSecretKey(config.secretKey) : loadSecretKey(config.dataDir);
   setDefaultSecretKey(masterKey);
