@@ -10,20 +10,13 @@ import { chat as chatStrings, validation } from '../common/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import { ChatTestClient } from '../server/chat/testing/chat-client';
 import { startWebSearchServer, type WebSearchTestServer } from '../server/chat/testing/web-search-server';
-import {
-  startOpenAiServer,
-  type OpenAiTestServer,
-  type RecordedRequest,
-  type ScriptedReply,
-} from '../server/llm/testing/openai-server';
-import { LLM_ENV_KEYS } from '../server/chat/testing/harness';
-import { startScout, withSignedInPage, type RunningScout } from './harness';
+import { type RecordedRequest, type ScriptedReply } from '../server/llm/testing/openai-server';
+import { startChatScout, withSignedInPage, type ChatScout } from './harness';
 
 const WAIT_MS = 20_000;
 const DOMAIN = 'reconnect.test';
 
-let scout: RunningScout;
-let model: OpenAiTestServer;
+let scout: ChatScout;
 let web: WebSearchTestServer;
 let alice: LoginTokens;
 let reply: ScriptedReply;
@@ -37,13 +30,10 @@ function respond(request: RecordedRequest): ScriptedReply {
 }
 
 beforeAll(async () => {
-  for (const key of LLM_ENV_KEYS) vi.stubEnv(key, '');
-  model = await startOpenAiServer({ respond });
   web = await startWebSearchServer();
-  vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', model.url);
+  scout = await startChatScout(respond);
   vi.stubEnv('WEB_SEARCH_API_KEY', web.apiKey);
   vi.stubEnv('WEB_SEARCH_BASE_URL', web.url);
-  scout = await startScout({ env: { OPENAI_COMPATIBLE_BASE_URL: model.url } });
   alice = (
     await scout.createUser({
       email: `alice@${DOMAIN}`,
@@ -86,9 +76,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scout?.stop();
-  await model?.close();
   await web?.close();
-  vi.unstubAllEnvs();
 });
 
 function withPage(run: (page: Page) => Promise<void>): Promise<void> {

@@ -1,25 +1,24 @@
 // @mention tagging in a shared topic (spec asking-questions §2 question box, §4 Topic access, §7 POST /messages/create,
 // §8 'Error sending message. Please try again') in a real browser against the real server: typing @ suggests
 // colleagues, picking one tags them, and the message goes to them instead of to the assistant.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import type { TopicsResponse } from '../common/api/topics';
 import { chat as chatStrings } from '../common/strings';
-import { startOpenAiServer, type OpenAiTestServer } from '../server/llm/testing/openai-server';
-import { startScout, withSignedInPage, type RunningScout } from './harness';
+import type { OpenAiTestServer } from '../server/llm/testing/openai-server';
+import { startChatScout, withSignedInPage, type ChatScout } from './harness';
 
 const WAIT_MS = 20_000;
 const DOMAIN = 'mentions.test';
 
-let scout: RunningScout;
+let scout: ChatScout;
 let model: OpenAiTestServer;
 let alice: LoginTokens;
 let bob: LoginTokens;
 
 beforeAll(async () => {
-  vi.stubEnv('OPENAI_API_KEY', '');
-  model = await startOpenAiServer({ respond: () => ({ text: 'An answer nobody asked for.' }) });
-  scout = await startScout({ env: { OPENAI_COMPATIBLE_BASE_URL: model.url } });
+  scout = await startChatScout(() => ({ text: 'An answer nobody asked for.' }));
+  model = scout.model;
   alice = (
     await scout.createUser({
       email: `alice@${DOMAIN}`,
@@ -34,8 +33,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scout?.stop();
-  await model?.close();
-  vi.unstubAllEnvs();
 });
 
 async function sharedWith(tokens: LoginTokens): Promise<TopicsResponse['topics']> {

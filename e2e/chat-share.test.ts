@@ -2,23 +2,17 @@
 // browser against the real server: the access level, adding a colleague as an editor, copying the link, and the
 // colleague opening the shared topic.
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import { topics as topicStrings } from '../common/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
-import {
-  startOpenAiServer,
-  type OpenAiTestServer,
-  type RecordedRequest,
-} from '../server/llm/testing/openai-server';
-import { LLM_ENV_KEYS } from '../server/chat/testing/harness';
-import { startScout, withSignedInPage, type RunningScout } from './harness';
+import type { RecordedRequest } from '../server/llm/testing/openai-server';
+import { startChatScout, withSignedInPage, type ChatScout } from './harness';
 
 const WAIT_MS = 20_000;
 const DOMAIN = 'sharing.test';
 
-let scout: RunningScout;
-let model: OpenAiTestServer;
+let scout: ChatScout;
 let alice: LoginTokens;
 let bob: LoginTokens;
 
@@ -29,10 +23,7 @@ function respond(request: RecordedRequest) {
 }
 
 beforeAll(async () => {
-  for (const key of LLM_ENV_KEYS) vi.stubEnv(key, '');
-  model = await startOpenAiServer({ respond });
-  vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', model.url);
-  scout = await startScout({ env: { OPENAI_COMPATIBLE_BASE_URL: model.url } });
+  scout = await startChatScout(respond);
   alice = (
     await scout.createUser({
       email: `alice@${DOMAIN}`,
@@ -52,8 +43,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scout?.stop();
-  await model?.close();
-  vi.unstubAllEnvs();
 });
 
 function withPage(

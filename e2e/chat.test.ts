@@ -14,13 +14,11 @@ import {
 } from '../common/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import {
-  startOpenAiServer,
   type OpenAiTestServer,
   type RecordedRequest,
   type ScriptedReply,
 } from '../server/llm/testing/openai-server';
-import { LLM_ENV_KEYS } from '../server/chat/testing/harness';
-import { startScout, withSignedInPage, type RunningScout } from './harness';
+import { startChatScout, withSignedInPage, type ChatScout } from './harness';
 
 const WAIT_MS = 15_000;
 const SCREENSHOTS = path.join(process.cwd(), 'test-results', 'screens');
@@ -36,7 +34,7 @@ const ANSWER =
   'Employees get **sixteen weeks** of paid parental leave [1]. Leave on a public holiday is not deducted [2].\n\n' +
   '- Request it in the HR portal [1]\n- Tell your manager early';
 
-let scout: RunningScout;
+let scout: ChatScout;
 let model: OpenAiTestServer;
 let alice: LoginTokens;
 /** What the test model answers to the question itself (titles and related searches have their own reply). */
@@ -54,11 +52,8 @@ function respond(request: RecordedRequest): ScriptedReply {
 
 beforeAll(async () => {
   await mkdir(SCREENSHOTS, { recursive: true });
-  for (const key of LLM_ENV_KEYS) vi.stubEnv(key, '');
-  model = await startOpenAiServer({ respond });
-  // The model settings are read from the environment at each question.
-  vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', model.url);
-  scout = await startScout({ env: { OPENAI_COMPATIBLE_BASE_URL: model.url } });
+  scout = await startChatScout(respond);
+  model = scout.model;
   alice = (
     await scout.createUser({
       email: `alice@${DOMAIN}`,
@@ -90,8 +85,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await scout?.stop();
-  await model?.close();
-  vi.unstubAllEnvs();
 });
 
 function withPage(run: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {

@@ -1,7 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
+import { vi } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
+import { LLM_ENV_KEYS } from '../server/chat/testing/harness';
 import { orgs, type User } from '../server/db/schema';
+import {
+  startOpenAiServer,
+  type OpenAiTestServer,
+  type Responder,
+} from '../server/llm/testing/openai-server';
 import { upsertDocuments, type IndexDocument } from '../server/search';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
@@ -54,6 +61,28 @@ export async function startScout(options: { env?: NodeJS.ProcessEnv } = {}): Pro
       const [org] = await db.select().from(orgs).where(eq(orgs.domain, domain));
       if (!org) throw new Error(`no org owns ${domain}`);
       return (await upsertDocuments(db, org.id, docs)).documentIds;
+    },
+  };
+}
+
+export type ChatScout = RunningScout & { model: OpenAiTestServer };
+
+/**
+ * Scout answering with an OpenAI-compatible test model: every provider key of the environment blanked and the
+ * model's URL set (the chat reads its settings at each question). `stop` closes both and restores the environment.
+ */
+export async function startChatScout(respond: Responder): Promise<ChatScout> {
+  for (const key of LLM_ENV_KEYS) vi.stubEnv(key, '');
+  const model = await startOpenAiServer({ respond });
+  vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', model.url);
+  const scout = await startScout({ env: { OPENAI_COMPATIBLE_BASE_URL: model.url } });
+  return {
+    ...scout,
+    model,
+    async stop() {
+      await scout.stop();
+      await model.close();
+      vi.unstubAllEnvs();
     },
   };
 }
