@@ -121,6 +121,12 @@ describe('parseTsvector', () => {
       ['back\\slash', [7]],
       ['bare', []],
     ]);
+    expect([...parseTsvector(`'a:1,2':16383D 'x''':2,3C 'q\\'':4`)]).toEqual([
+      ['a:1,2', [16383]],
+      ["x'", [2, 3]],
+      ["q'", [4]],
+    ]);
+    expect(parseTsvector('').size).toBe(0);
   });
 });
 

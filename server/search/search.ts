@@ -311,49 +311,55 @@ async function loadDocFreqs(tx: Tx, orgId: string, lexemes: readonly string[]): 
 // Candidates
 // ---------------------------------------------------------------------------------------------
 
+const [QUOTE, BACKSLASH, COLON, COMMA, DIGIT_0, WEIGHT_A] = ["'", '\\', ':', ',', '0', 'A'].map((ch) =>
+  ch.charCodeAt(0),
+) as [number, number, number, number, number, number];
+
 /**
  * Parses PostgreSQL's text form of a tsvector (`'lexeme':1A,5 'other':3`) into lexeme → positions. In that form
- * a quote inside a lexeme is doubled and a backslash escaped; weights follow positions as a letter.
+ * a quote inside a lexeme is doubled and a backslash escaped; weights follow positions as a letter. Read by
+ * character codes and slices: it runs for every candidate of every search (twice as fast as reading it
+ * character by character into strings, measured).
  */
 export function parseTsvector(text: string): Map<string, number[]> {
   const out = new Map<string, number[]>();
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] !== "'") {
-      i++;
-      continue;
-    }
-    i++;
+  const end = text.length;
+  let at = text.indexOf("'");
+  while (at >= 0) {
     let lexeme = '';
-    while (i < text.length) {
-      const ch = text[i]!;
-      if (ch === '\\') {
-        lexeme += text[i + 1] ?? '';
-        i += 2;
-      } else if (ch === "'" && text[i + 1] === "'") {
-        lexeme += "'";
-        i += 2;
-      } else if (ch === "'") {
-        i++;
+    let from = at + 1;
+    let i = from;
+    while (i < end) {
+      const code = text.charCodeAt(i);
+      if (code === BACKSLASH) {
+        lexeme += text.slice(from, i) + text.charAt(i + 1);
+        from = i += 2;
+      } else if (code === QUOTE && text.charCodeAt(i + 1) === QUOTE) {
+        lexeme += text.slice(from, i) + "'";
+        from = i += 2;
+      } else if (code === QUOTE) {
         break;
       } else {
-        lexeme += ch;
         i++;
       }
     }
+    lexeme += text.slice(from, i);
+    i++;
     const positions: number[] = [];
-    if (text[i] === ':') {
-      i++;
-      for (;;) {
-        let digits = '';
-        while (i < text.length && text[i]! >= '0' && text[i]! <= '9') digits += text[i++];
-        if (digits) positions.push(Number(digits));
-        while (i < text.length && /[A-D]/.test(text[i]!)) i++;
-        if (text[i] !== ',') break;
-        i++;
+    if (text.charCodeAt(i) === COLON) {
+      let value = -1;
+      for (i++; i < end; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= DIGIT_0 && code <= DIGIT_0 + 9) value = Math.max(value, 0) * 10 + (code - DIGIT_0);
+        else if (code === COMMA) {
+          if (value >= 0) positions.push(value);
+          value = -1;
+        } else if (code < WEIGHT_A || code > WEIGHT_A + 3) break;
       }
+      if (value >= 0) positions.push(value);
     }
     out.set(lexeme, positions);
+    at = text.indexOf("'", i);
   }
   return out;
 }
