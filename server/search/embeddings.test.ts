@@ -23,7 +23,7 @@ import {
 } from './embeddings';
 import './embeddings-job';
 import type { EmbeddingSettings } from './embeddings-provider';
-import { upsertDocuments, type IndexDocument } from './indexer';
+import { reindexOrg, upsertDocuments, type IndexDocument } from './indexer';
 import { searchChunks } from './search';
 import { openServerTestStore, testDatabaseUrl } from './testing';
 
@@ -204,6 +204,50 @@ describe('the vector signal on the embedded store', () => {
       // nor from another org
       const other = await createOrg(store.db, { domain: `vectors-other-${orgCount}.example.com` });
       expect(titles(await search(store, other, 'bob@acme.example.com', 'automobile'))).toEqual([]);
+    },
+    STORE_TIMEOUT_MS,
+  );
+
+  it(
+    'embeds again only the chunks whose text changed, when a document is edited or the org reindexed',
+    async () => {
+      const { store, org } = await openShared();
+      const section = (name: string, topic: string) =>
+        `# ${name}\n\n` +
+        Array.from(
+          { length: 25 },
+          (_, i) => `Line ${i} of the ${topic} section explains one more rule.`,
+        ).join(' ');
+      const body = (third: string) =>
+        [section('Travel', 'travel'), section('Expenses', 'expense'), section('Laptops', third)].join('\n\n');
+      const handbook = (third: string) => doc('handbook', 'Handbook', body(third));
+      await upsertDocuments(store.db, org.id, [handbook('laptop')]);
+      const chunkTexts = async () =>
+        (
+          await store.db.execute(sql`
+            SELECT c.body, c.embedding::text AS embedding FROM document_chunks c
+            WHERE c.org_id = ${org.id}::uuid ORDER BY c.ord`)
+        ).rows.map((row) => ({ body: String(row.body), embedding: row.embedding }));
+      const before = await chunkTexts();
+      expect(before).toHaveLength(3);
+
+      const sent = server.requests.length;
+      const edit = await upsertDocuments(store.db, org.id, [handbook('hardware')]);
+      expect(edit.rechunked).toBe(1);
+      const after = await chunkTexts();
+      expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+      expect(after[2]!.body).toContain('hardware section');
+      // the provider saw the edited chunk only, and every chunk has the vector of its own text
+      expect(server.requests.slice(sent).flatMap((request) => request.input)).toEqual([after[2]!.body]);
+      for (const chunk of after) {
+        const vector = (JSON.parse(String(chunk.embedding)) as number[]).map((x) => Number(x.toFixed(5)));
+        expect(vector).toEqual(embedText(chunk.body, DIMENSIONS).map((x) => Number(x.toFixed(5))));
+      }
+
+      const beforeReindex = server.requests.length;
+      await reindexOrg(store.db, org.id);
+      expect(server.requests.length).toBe(beforeReindex);
+      expect(await chunkTexts()).toEqual(after);
     },
     STORE_TIMEOUT_MS,
   );

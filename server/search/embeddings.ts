@@ -7,7 +7,8 @@
  *   model or length drops the column, and every chunk is embedded again.
  * - Indexing never waits on the provider's health: chunks are written without vectors, then embedded right after
  *   the write commits; whatever fails (provider down, rate limits) stays NULL, is still found by BM25, and the
- *   backfill job (embeddings-job.ts) embeds it later.
+ *   backfill job (embeddings-job.ts) embeds it later. A re-chunked document (an edit, `scout reindex`) keeps the
+ *   vectors of the chunks whose text it still has (`keepingEmbeddings`).
  * - Query: the query's vector (recent ones cached) finds the nearest chunks under the same org, ACL and filter
  *   conditions as BM25, inside the same query; the two rankings are fused by reciprocal rank (see `fuseRankings`).
  *
@@ -281,6 +282,37 @@ export async function embedPendingChunks(
     result.embedded += ids.length;
   }
   return result;
+}
+
+/**
+ * Runs `rewrite` (which replaces the chunks of these documents) keeping the vectors of chunks whose text did not
+ * change: a new chunk with the same text as an old one of its document takes the old vector, so an edit to one
+ * paragraph re-embeds that paragraph's chunk, not the whole document (the provider's calls cost money and time).
+ * Inside the indexer's transaction; without the vector column it only runs `rewrite`.
+ */
+export async function keepingEmbeddings(
+  tx: Tx,
+  orgId: string,
+  documentIds: readonly string[],
+  rewrite: () => Promise<void>,
+): Promise<void> {
+  if (documentIds.length === 0 || !(await vectorColumn(tx))) return rewrite();
+  // a name per call: an outer transaction may hold several indexer batches
+  const kept = sql.identifier(`scout_kept_embeddings_${newId().replace(/-/g, '')}`);
+  const ids = sql.param([...documentIds]);
+  const column = sql.raw(EMBEDDING_COLUMN);
+  await tx.execute(sql`
+    CREATE TEMP TABLE ${kept} ON COMMIT DROP AS
+    SELECT DISTINCT ON (c.document_id, md5(c.body)) c.document_id, md5(c.body) AS body_hash, c.${column} AS vector
+    FROM document_chunks c
+    WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[]) AND c.${column} IS NOT NULL`);
+  await rewrite();
+  await tx.execute(sql`
+    UPDATE document_chunks c SET ${column} = k.vector
+    FROM ${kept} k
+    WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[]) AND c.${column} IS NULL
+      AND c.document_id = k.document_id AND md5(c.body) = k.body_hash`);
+  await tx.execute(sql`DROP TABLE ${kept}`);
 }
 
 /**

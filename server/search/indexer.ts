@@ -16,7 +16,7 @@ import { documentChunks, documents, type Document, type NewDocument } from '../d
 import type { Db, DbOrTx, Tx } from '../db/store';
 import { effectiveAcl, type Principal } from './acl';
 import { CHUNKER_VERSION, chunkDocument, formatSectionPath } from './chunking';
-import { embedIndexedChunks } from './embeddings';
+import { embedIndexedChunks, keepingEmbeddings } from './embeddings';
 
 /** Identity of a document: unique per org by (source, connection, external id). */
 export interface DocumentRef {
@@ -156,13 +156,15 @@ export async function upsertDocuments(
       result.inserted += slice.length;
     }
 
-    if (rechunkIds.length > 0) {
-      await removeStatistics(tx, orgId, rechunkIds);
-      await tx
-        .delete(documentChunks)
-        .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.documentId, rechunkIds)));
-    }
-    await insertChunks(tx, orgId, toChunk);
+    if (rechunkIds.length > 0) await removeStatistics(tx, orgId, rechunkIds);
+    await keepingEmbeddings(tx, orgId, rechunkIds, async () => {
+      if (rechunkIds.length > 0) {
+        await tx
+          .delete(documentChunks)
+          .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.documentId, rechunkIds)));
+      }
+      await insertChunks(tx, orgId, toChunk);
+    });
     result.documentIds = batch.map((prepared) => ids.get(prepared.key)!);
     return result;
   });
@@ -588,14 +590,16 @@ export async function reindexOrg(
       if (batch.length === 0) return 0;
       const ids = batch.map((row) => row.id);
       await removeStatistics(tx, orgId, ids);
-      await tx
-        .delete(documentChunks)
-        .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.documentId, ids)));
       const entries = batch.map((row) => {
         const doc: IndexDocument = { ...row, acl: row.acl };
         return { id: row.id, prepared: { doc, key: refKey(row), acl: row.acl, hash: contentHash(row) } };
       });
-      await insertChunks(tx, orgId, entries);
+      await keepingEmbeddings(tx, orgId, ids, async () => {
+        await tx
+          .delete(documentChunks)
+          .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.documentId, ids)));
+        await insertChunks(tx, orgId, entries);
+      });
       await tx.execute(sql`
         UPDATE documents d SET content_hash = v.hash
         FROM unnest(${sql.param(ids)}::uuid[], ${sql.param(entries.map((entry) => entry.prepared.hash))}::text[])
