@@ -24,7 +24,7 @@ import {
 import './embeddings-job';
 import type { EmbeddingSettings } from './embeddings-provider';
 import { reindexOrg, upsertDocuments, type IndexDocument } from './indexer';
-import { searchChunks } from './search';
+import { facetCounts, searchChunks } from './search';
 import { openServerTestStore, testDatabaseUrl } from './testing';
 
 // wide enough that the fake model's hashed words rarely share a coordinate
@@ -100,6 +100,19 @@ describe('the vector signal on the embedded store', () => {
       feedback: false,
     });
   const titles = (results: Awaited<ReturnType<typeof searchChunks>>) => results.hits.map((hit) => hit.title);
+  /** Counts by app from the search's own pass and from facetCounts. */
+  const facetsOf = async (store: Store, org: Org, email: string, q: string) => {
+    const principals = await principalsFor(store.db, org.id, email);
+    const shared = await searchChunks(store, {
+      orgId: org.id,
+      principals,
+      q,
+      feedback: false,
+      facets: ['source'],
+    });
+    const apart = await facetCounts(store, { orgId: org.id, principals, q }, { source: {} });
+    return { shared: shared.facets, apart };
+  };
   const vectorCount = async (db: Db, orgId: string) => {
     const result = await db.execute(sql`
       SELECT count(*) FILTER (WHERE embedding IS NOT NULL)::int AS embedded, count(*)::int AS chunks
@@ -181,6 +194,11 @@ describe('the vector signal on the embedded store', () => {
       expect(titles(results)).toEqual(['Fleet guide']);
       expect(results.total).toBe(1);
       expect(results.hits[0]!.missingTerms).toEqual(['automobile']);
+      // and counted in the facets, whether they come from the search's own pass or apart
+      expect(await facetsOf(store, org, 'bob@acme.example.com', 'automobile')).toEqual({
+        shared: { source: [{ value: 'confluence', count: 1 }] },
+        apart: { source: [{ value: 'confluence', count: 1 }] },
+      });
 
       // a lexical match and a semantic one are both found, one hit per document
       const both = await search(store, org, 'bob@acme.example.com', 'notebook revenue');
@@ -198,6 +216,10 @@ describe('the vector signal on the embedded store', () => {
       const bob = await search(store, org, 'bob@acme.example.com', 'automobile vehicles');
       expect(titles(bob)).toEqual(['Fleet guide']);
       expect(bob.total).toBe(1);
+      expect(await facetsOf(store, org, 'bob@acme.example.com', 'automobile vehicles')).toEqual({
+        shared: { source: [{ value: 'confluence', count: 1 }] },
+        apart: { source: [{ value: 'confluence', count: 1 }] },
+      });
       const alice = await search(store, org, 'alice@acme.example.com', 'automobile vehicles');
       expect(new Set(titles(alice))).toEqual(new Set(['Fleet guide', 'Vehicle lease']));
 

@@ -5,7 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Store, Tx } from '../db/store';
-import { prepareVectorQuery, withVectorSignal } from './embeddings';
+import { nearestChunks, prepareVectorQuery, withVectorSignal, type VectorQuery } from './embeddings';
 import {
   bm25TopChunks,
   ensureSearchIndexes,
@@ -149,6 +149,8 @@ export const MAX_OFFSET = 10_000;
 export const TOTAL_CAP = 10_000;
 /** Matching readable chunks that facet counts look at, at most (see `facetCounts`). */
 export const FACET_DEPTH = 1_000;
+/** Nearest chunks whose documents facet counts add when the vector signal is on (a first page's fusion depth). */
+const VECTOR_FACET_DEPTH = 100;
 /** Candidate chunks per result wanted, so one document's chunks cannot starve the page (min 100). */
 const POOL_PER_RESULT = 5;
 const MIN_POOL = 200;
@@ -706,9 +708,11 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         request.facets,
         Math.max(depth, FACET_DEPTH),
       );
-      facets = Object.fromEntries(
-        request.facets.map((field) => [field, documentsPerValue(rows.slice(0, FACET_DEPTH), field)]),
-      );
+      const counted = [
+        ...rows.slice(0, FACET_DEPTH),
+        ...(vectorQuery ? await vectorFacetRows(tx, vectorQuery, where, request.facets) : []),
+      ];
+      facets = Object.fromEntries(request.facets.map((field) => [field, documentsPerValue(counted, field)]));
       const chunkIds = rows.slice(0, depth).map((row) => String(row.id));
       shared = { chunkIds, exhausted: chunkIds.length < depth };
     }
@@ -794,7 +798,8 @@ type FacetRequest = Pick<SearchRequest, 'orgId' | 'principals' | 'q' | 'engine'>
  * match; beyond that the counts describe the FACET_DEPTH best-ranked of them (pg_textsearch's ordered top-k
  * scan, the ACL a filter inside it; the SQL engine takes them as the GIN index finds them): a long question
  * matches most of an org, and counting all of it would cost a scan of every readable chunk. An empty query
- * counts every readable document exactly.
+ * counts every readable document exactly. With the vector signal on, the documents of the nearest chunks (those a
+ * first page fuses) count too, as they are hits.
  */
 export async function facetCounts(
   store: Store,
@@ -806,6 +811,8 @@ export async function facetCounts(
   for (const field of fields) out[field] = [];
   if (request.principals.length === 0 || fields.length === 0) return out;
   const engine = await chooseEngine(store, request.engine);
+  // before the transaction: the provider's round trip must not hold the store's connection
+  const vectorQuery = await prepareVectorQuery(store.db, request);
   return readTransaction(store, async (tx) => {
     const blank = request.q.trim() === '';
     const analysed = blank ? { terms: [], words: [] } : await analyseQuery(tx, request.q);
@@ -866,10 +873,34 @@ export async function facetCounts(
             WHERE ${where} AND c.search @@ ${tsquery}::tsquery LIMIT ${FACET_DEPTH}`)
         ).rows;
       }
+      if (vectorQuery) rows = [...rows, ...(await vectorFacetRows(tx, vectorQuery, where, passFields))];
       for (const field of passFields) out[field] = documentsPerValue(rows, field);
     }
     return out;
   });
+}
+
+/**
+ * The documents the vector signal finds (the nearest chunks a first page fuses), with these facet fields: a
+ * document found only by its meaning is a hit, so it is counted too.
+ */
+async function vectorFacetRows(
+  tx: Tx,
+  vectorQuery: VectorQuery,
+  where: SQL,
+  fields: readonly FacetField[],
+): Promise<Row[]> {
+  const hits = await nearestChunks(tx, vectorQuery, where, VECTOR_FACET_DEPTH);
+  if (hits.length === 0) return [];
+  const columns = sql.join(
+    fields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
+    sql`, `,
+  );
+  const result = await tx.execute(sql`
+    SELECT DISTINCT ON (c.document_id) c.document_id, ${columns} FROM document_chunks c
+    WHERE ${where} AND c.id = ANY(${sql.param(hits.map((hit) => hit.chunkId))}::uuid[])
+    ORDER BY c.document_id`);
+  return result.rows;
 }
 
 /** The `depth` best matching chunks in pg_textsearch's order, with their document and these facet fields. */
