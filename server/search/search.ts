@@ -243,6 +243,20 @@ async function analyseQuery(tx: Tx, q: string): Promise<AnalysedQuery> {
   };
 }
 
+/** The query's terms for ranking: each lexeme weighted by its count in the query, with its idf in the org. */
+function queryTerms(
+  analysed: AnalysedQuery,
+  docFreqs: ReadonlyMap<string, number>,
+  stats: CollectionStats,
+): QueryTerm[] {
+  return analysed.terms.map((term) => ({
+    lexeme: term.lexeme,
+    weight: term.count,
+    idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
+    original: true,
+  }));
+}
+
 /** The pg_textsearch scan text of a long query's most informative words (see `selectiveText`). */
 function selectiveQueryText(
   analysed: AnalysedQuery,
@@ -647,12 +661,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         // the snippet comes from each document's best matching chunk
         const stats = await loadStats(tx, orgId);
         const docFreqs = await loadDocFreqs(tx, orgId, lexemes);
-        const terms = analysed.terms.map((term) => ({
-          lexeme: term.lexeme,
-          weight: term.count,
-          idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
-          original: true,
-        }));
+        const terms = queryTerms(analysed, docFreqs, stats);
         const chunkRows = await tx.execute(sql`
           SELECT c.id FROM document_chunks c
           WHERE ${matching} AND c.document_id = ANY(${sql.param(pageIds)}::uuid[])`);
@@ -687,12 +696,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
 
     const stats = await loadStats(tx, orgId);
     const docFreqs = await loadDocFreqs(tx, orgId, lexemes);
-    const terms: QueryTerm[] = analysed.terms.map((term) => ({
-      lexeme: term.lexeme,
-      weight: term.count,
-      idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
-      original: true,
-    }));
+    const terms = queryTerms(analysed, docFreqs, stats);
     let depth = clamp(POOL_PER_RESULT * (offset + limit), MIN_POOL, MAX_POOL);
     let pool: string[];
     let exhausted: boolean;
@@ -789,6 +793,13 @@ const FACET_COLUMNS: Record<FacetField, SQL> = {
   fileType: sql`c.file_type`,
 };
 
+/** The select list of these facet fields, each named as its field. */
+const facetColumns = (fields: readonly FacetField[]) =>
+  sql.join(
+    fields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
+    sql`, `,
+  );
+
 type FacetRequest = Pick<SearchRequest, 'orgId' | 'principals' | 'q' | 'engine'>;
 
 /**
@@ -827,16 +838,7 @@ export async function facetCounts(
         request.orgId,
         terms.map((term) => term.lexeme),
       );
-      selectiveQ = selectiveQueryText(
-        analysed,
-        terms.map((term) => ({
-          lexeme: term.lexeme,
-          weight: term.count,
-          idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
-          original: true,
-        })),
-        docFreqs,
-      );
+      selectiveQ = selectiveQueryText(analysed, queryTerms(analysed, docFreqs, stats), docFreqs);
     }
     const tsquery = lexemeTsquery(
       terms.map((term) => term.lexeme),
@@ -853,10 +855,7 @@ export async function facetCounts(
     }
     for (const { filters, fields: passFields } of passes.values()) {
       const where = chunkConditions({ ...request, filters });
-      const columns = sql.join(
-        passFields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
-        sql`, `,
-      );
+      const columns = facetColumns(passFields);
       let rows: Row[];
       if (blank) {
         rows = (
@@ -892,12 +891,8 @@ async function vectorFacetRows(
 ): Promise<Row[]> {
   const hits = await nearestChunks(tx, vectorQuery, where, VECTOR_FACET_DEPTH);
   if (hits.length === 0) return [];
-  const columns = sql.join(
-    fields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
-    sql`, `,
-  );
   const result = await tx.execute(sql`
-    SELECT DISTINCT ON (c.document_id) c.document_id, ${columns} FROM document_chunks c
+    SELECT DISTINCT ON (c.document_id) c.document_id, ${facetColumns(fields)} FROM document_chunks c
     WHERE ${where} AND c.id = ANY(${sql.param(hits.map((hit) => hit.chunkId))}::uuid[])
     ORDER BY c.document_id`);
   return result.rows;
@@ -910,11 +905,7 @@ function bm25FacetRows(
   fields: readonly FacetField[],
   depth: number,
 ): Promise<Row[]> {
-  const columns = sql.join(
-    fields.map((field) => sql`${FACET_COLUMNS[field]} AS ${sql.identifier(field)}`),
-    sql`, `,
-  );
-  return bm25TopChunks(tx, query, depth, columns);
+  return bm25TopChunks(tx, query, depth, facetColumns(fields));
 }
 
 /** Distinct documents per value, most first (ties by value, no value last). */
