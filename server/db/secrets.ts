@@ -58,7 +58,7 @@ export function loadSecretKey(dataDir: string = process.env.DATA_DIR ?? './data'
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = generateSecretKey();
   try {
     // 'wx' fails if another process created the file since our read; then theirs wins

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, getTableName, is, sql } from 'drizzle-orm';
@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from './ids';
 import * as schema from './schema';
+import { loadSecretKey } from './secrets';
 import { migrationsFolder, openStore } from './store';
 import type { Db, DbOrTx, Store, Tx } from './store';
 
@@ -708,6 +709,35 @@ describe('store: embedded PGlite on disk', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it(
+    'keeps DATA_DIR private: no file or directory under it readable by group or others',
+    { timeout: 120_000 },
+    async () => {
+      const parent = mkdtempSync(path.join(os.tmpdir(), 'scout-store-modes-'));
+      const dataDir = path.join(parent, 'data');
+      try {
+        const store = await openStore({ dataDir, databaseUrl: null });
+        // files the process writes under DATA_DIR later (the generated secret key) are private too
+        loadSecretKey(dataDir);
+        const exposed = () =>
+          [
+            dataDir,
+            ...readdirSync(dataDir, { recursive: true }).map((entry) => path.join(dataDir, String(entry))),
+          ]
+            .filter((file) => (lstatSync(file).mode & 0o077) !== 0)
+            .map((file) => path.relative(parent, file));
+        try {
+          expect(exposed()).toEqual([]);
+        } finally {
+          await store.close();
+        }
+        expect(exposed()).toEqual([]);
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('keeps the write-ahead log small under bulk writes', { timeout: 120_000 }, async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'scout-store-wal-'));

@@ -3,7 +3,15 @@
  * through `pg` when DATABASE_URL is set. Both hand out the same `Db` type, so the rest of the
  * server writes one set of queries; migrations run on open.
  */
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -133,7 +141,9 @@ async function openEmbeddedStore(
   let unlock = () => {};
   if (dataDir !== MEMORY_DATA_DIR) {
     pgDataDir = path.resolve(dataDir, 'pglite');
-    mkdirSync(pgDataDir, { recursive: true });
+    restrictToOwner();
+    mkdirSync(pgDataDir, { recursive: true, mode: 0o700 });
+    chmodSync(path.resolve(dataDir), 0o700);
     unlock = lockDataDir(path.resolve(dataDir));
   }
   const client = await PGlite.create({
@@ -206,6 +216,9 @@ async function openEmbeddedStore(
     await close();
     throw err;
   }
+  // PGlite's initdb writes the cluster's first files 0666 whatever the umask (and older versions of Scout
+  // left them so); PostgreSQL's own later files are 0600 under the umask set above
+  if (dataDir !== MEMORY_DATA_DIR) makeOwnerOnly(path.resolve(dataDir));
   logger.info({ dataDir: pgDataDir ?? MEMORY_DATA_DIR }, 'store: embedded PGlite ready');
 
   return {
@@ -283,6 +296,29 @@ async function openServerStore(
   };
 }
 
+/**
+ * The embedded store holds every document and message in clear (DESIGN §3 encrypts only secrets), so nothing
+ * under DATA_DIR may be readable by other users of the machine: the process creates its files 0600 and
+ * directories 0700.
+ */
+function restrictToOwner(): void {
+  try {
+    process.umask(process.umask() | 0o077);
+  } catch (err) {
+    // worker threads may not change the umask; makeOwnerOnly still fixes the modes at open
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_WORKER_UNSUPPORTED_OPERATION') throw err;
+  }
+}
+
+function makeOwnerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) makeOwnerOnly(file);
+    else if (entry.isFile() && (lstatSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
 const lockedDirs = new Set<string>();
 
 /**
@@ -300,7 +336,7 @@ function lockDataDir(dir: string): () => void {
   if (lockedDirs.has(dir)) throw inUse(process.pid);
   for (let attempt = 0; ; attempt++) {
     try {
-      writeFileSync(file, `${process.pid}\n`, { flag: 'wx' });
+      writeFileSync(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw err;
