@@ -1,5 +1,6 @@
 // The search service through HTTP on a real store: filters, sorts and paging against an in-memory reference,
 // facets, pins, autosuggest, preview, did-you-mean, tenant isolation and bad input.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   AutosuggestResponse,
@@ -8,7 +9,7 @@ import type {
   SearchResponse,
 } from '../../../common/api/search';
 import { aclGroupMembers, type Org, type User } from '../../db/schema';
-import { upsertDocuments, type IndexDocument } from '../../search';
+import { deleteDocuments, setDocumentAcl, upsertDocuments, type IndexDocument } from '../../search';
 import { seededRandom, pick } from '../../search/testing';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
@@ -340,5 +341,65 @@ describe('GET /preview and POST _RecordRecentVisit', () => {
   it('records a visit', async () => {
     const res = await post(bob, '_RecordRecentVisit', { docSource: 'notion', objectID: 'x' });
     expect(res).toEqual({ status: 200, body: { ok: true } });
+  });
+});
+
+describe('a revocation reaches the cached previews and suggestions at once', () => {
+  let org: Org;
+  let dan: User;
+  const ask = (user: User, query: string) =>
+    server.app.inject({
+      method: 'GET',
+      url: `/api/v1/preview?${query}`,
+      headers: { authorization: `Bearer ${tokens.get(user)}` },
+    });
+  const titlesFor = async (user: User, q: string) =>
+    (await post<AutosuggestResponse>(user, '_autosuggest', { q, page: 0 })).body.titles.map((t) => t.name);
+
+  beforeAll(async () => {
+    const { db } = server.store;
+    org = await createOrg(db, { domain: 'revoke.test' });
+    dan = await createUser(db, org, { email: 'dan@revoke.test' });
+    tokens.set(dan, (await loginTokensFor(server.ctx, dan)).id_token);
+  });
+
+  async function indexOne(externalId: string, title: string, acl: string[]): Promise<string> {
+    const result = await upsertDocuments(server.store.db, org.id, [
+      { source: 'notion', externalId, title, body: `${title}: the quokka budget, line by line.`, acl },
+    ]);
+    return result.documentIds[0]!;
+  }
+
+  it('an ACL change: the member loses the preview and the title on the next request', async () => {
+    const id = await indexOne('acl', 'Quokka acquisition memo', ['user:dan@revoke.test']);
+    expect((await ask(dan, `objectId=${id}`)).statusCode).toBe(200);
+    expect(await titlesFor(dan, 'quokka acq')).toEqual(['Quokka acquisition memo']);
+    await setDocumentAcl(server.store.db, org.id, { source: 'notion', externalId: 'acl' }, [
+      'user:someone@revoke.test',
+    ]);
+    expect((await ask(dan, `objectId=${id}`)).statusCode).toBe(404);
+    expect(await titlesFor(dan, 'quokka acq')).toEqual([]);
+  });
+
+  it('a deletion: the preview and the title go on the next request', async () => {
+    const id = await indexOne('gone', 'Quokka deletion memo', ['org']);
+    expect((await ask(dan, `objectId=${id}&q=quokka`)).statusCode).toBe(200);
+    expect(await titlesFor(dan, 'quokka del')).toEqual(['Quokka deletion memo']);
+    await deleteDocuments(server.store.db, org.id, [{ source: 'notion', externalId: 'gone' }]);
+    expect((await ask(dan, `objectId=${id}&q=quokka`)).statusCode).toBe(404);
+    expect(await titlesFor(dan, 'quokka del')).toEqual([]);
+  });
+
+  it('leaving a group: the member loses what the group reads on the next request', async () => {
+    const { db } = server.store;
+    await db
+      .insert(aclGroupMembers)
+      .values({ orgId: org.id, groupKey: 'group:gdrive:c1:board', memberEmail: 'dan@revoke.test' });
+    const id = await indexOne('board', 'Quokka board minutes', ['group:gdrive:c1:board']);
+    expect((await ask(dan, `objectId=${id}`)).statusCode).toBe(200);
+    expect(await titlesFor(dan, 'quokka board')).toEqual(['Quokka board minutes']);
+    await db.delete(aclGroupMembers).where(eq(aclGroupMembers.orgId, org.id));
+    expect((await ask(dan, `objectId=${id}`)).statusCode).toBe(404);
+    expect(await titlesFor(dan, 'quokka board')).toEqual([]);
   });
 });

@@ -23,13 +23,23 @@ import {
 import { recentVisits } from '../../db/schema';
 import { viewerOf } from '../../policies/access';
 import { TtlLruCache } from './cache';
-import { autosuggest, hitsStat, preview, scopeOf, search, setPin } from './service';
+import {
+  autosuggest,
+  hitsStat,
+  preview,
+  readableDocumentIds,
+  scopeOf,
+  search,
+  setPin,
+  type ViewerScope,
+} from './service';
 
 /**
  * The search service (spec shell-and-account §7.3 `_search`, `_autosuggest`, `_RecordRecentVisit`, `_hitsStat`,
  * `/pin`; §7.4 `/preview`). Any member searches what they may read. Pins are org-wide (every member sees them for
  * the query), so only admins set them. The autosuggest and preview caches are per server and keyed by org and
- * viewer, so a cached answer never crosses either; an ACL change reaches them within their time to live.
+ * viewer, so a cached answer never crosses either, and one is served only while the viewer may still read every
+ * document it names.
  */
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   const { store } = app.ctx;
@@ -38,6 +48,28 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     AUTOSUGGEST_CACHE_TTL_MS,
   );
   const previews = new TtlLruCache<PreviewResponse>(PREVIEW_CACHE_MAX_ENTRIES, PREVIEW_CACHE_TTL_MS);
+
+  /**
+   * The cached answer while the viewer may still read every document it names, else a fresh one: re-checking
+   * costs one indexed lookup, and a revocation, deletion or group change then applies on the next request.
+   */
+  async function cachedFor<V>(
+    cache: TtlLruCache<V>,
+    key: string,
+    scope: ViewerScope,
+    documentIdsOf: (value: V) => string[],
+    compute: () => Promise<V>,
+  ): Promise<V> {
+    const cached = cache.get(key);
+    if (cached) {
+      const named = documentIdsOf(cached);
+      const readable = await readableDocumentIds(store, scope, named);
+      if (named.every((id) => readable.has(id))) return cached;
+    }
+    const answer = await compute();
+    cache.set(key, answer);
+    return answer;
+  }
 
   app.post(
     '/_search',
@@ -71,11 +103,14 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const viewer = viewerOf(request);
       const key = JSON.stringify([viewer.orgId, viewer.userId, request.body.q, request.body.page]);
-      const cached = suggestions.get(key);
-      if (cached) return cached;
-      const answer = await autosuggest(store, await scopeOf(store, viewer), request.body);
-      suggestions.set(key, answer);
-      return answer;
+      const scope = await scopeOf(store, viewer);
+      return cachedFor(
+        suggestions,
+        key,
+        scope,
+        (answer) => answer.titles.map((title) => title.objectID),
+        () => autosuggest(store, scope, request.body),
+      );
     },
   );
 
@@ -116,11 +151,14 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       const viewer = viewerOf(request);
       const { objectId, threadId, q } = request.query;
       const key = JSON.stringify([viewer.orgId, viewer.userId, objectId, threadId ?? null, q ?? null]);
-      const cached = previews.get(key);
-      if (cached) return cached;
-      const answer = await preview(store, await scopeOf(store, viewer), request.query);
-      previews.set(key, answer);
-      return answer;
+      const scope = await scopeOf(store, viewer);
+      return cachedFor(
+        previews,
+        key,
+        scope,
+        (answer) => [answer.objectID],
+        () => preview(store, scope, request.query),
+      );
     },
   );
 };

@@ -233,6 +233,25 @@ async function recordQuery(store: Store, scope: ViewerScope, q: string): Promise
       ORDER BY searched_at DESC, id DESC OFFSET ${SEARCH_HISTORY_MAX_ENTRIES})`);
 }
 
+/**
+ * Which of these documents the viewer may read now. A cached answer is served only while every document it names
+ * passes this, so a revocation, a deletion or a group change applies on the next request, on every instance: the
+ * store decides, not the cache.
+ */
+export async function readableDocumentIds(
+  store: Store,
+  scope: ViewerScope,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  const wanted = [...new Set(ids.filter((id) => UUID.test(id)))];
+  if (wanted.length === 0) return new Set();
+  const rows = await store.db.execute(sql`
+    SELECT d.id FROM documents d
+    WHERE d.org_id = ${scope.orgId}::uuid AND d.id = ANY(${sql.param(wanted)}::uuid[])
+      AND d.acl && ${sql.param(scope.principals)}::text[]`);
+  return new Set(rows.rows.map((row) => String(row.id)));
+}
+
 /** Whether the viewer may read this document: the search core answers, under the viewer's principals. */
 async function readableDocument(store: Store, scope: ViewerScope, objectId: string) {
   if (!UUID.test(objectId)) return null;
