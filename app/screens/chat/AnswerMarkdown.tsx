@@ -9,11 +9,23 @@ import classes from './chat.module.css';
 type Props = { text: string; references: readonly Reference[]; streaming?: boolean };
 
 /**
- * An answer's markdown (GFM), sanitised: raw HTML is never rendered. Each [n] links to the n-th reference; a
- * number with no reference yet (still streaming, or dropped) shows as plain text.
+ * An answer's markdown (GFM), sanitised: raw HTML is never rendered, so neither is an <img>, srcset or style of
+ * it. Each [n] links to the n-th reference; a number with no reference yet (still streaming, or dropped) shows as
+ * plain text. A markdown image shows as a link to it, never loaded: any document a reader may see can put one in
+ * an answer, and a remote image would be fetched by every reader's browser unasked, a beacon and the way a
+ * prompt-injected model sends what it read to an address of the attacker's choosing. A link needs a click.
  */
 export function AnswerMarkdown({ text, references, streaming }: Props) {
   const components: Components = {
+    img({ src, alt }) {
+      const href = typeof src === 'string' && src !== '' ? src : undefined;
+      if (!href) return alt ?? null;
+      return (
+        <Anchor href={href} target="_blank" rel="noopener noreferrer">
+          {alt || href}
+        </Anchor>
+      );
+    },
     a({ href, children }) {
       const n = citationNumber(href);
       if (n === null) {
