@@ -66,15 +66,15 @@ export type ProviderResponse = z.infer<typeof providerResponseSchema>;
 
 /**
  * `POST auth/code-request` → 204, the same for a member and a stranger (nothing is sent to a stranger); 403 FORBIDDEN
- * (auth.SSO_FORCED) when the email's org enforces SSO; 502 UPSTREAM_FAILED (auth.CODE_REQUEST_FAILED) when the
- * mail server refused the mail. `origin` is accepted as the spec sends it; links in the mail use PUBLIC_URL.
+ * (auth.SSO_FORCED) when the email's org enforces SSO. The code is mailed after the answer, so its timing tells
+ * nothing either; a mail the server refuses is logged. `origin` is accepted as the spec sends it; links in the mail use PUBLIC_URL.
  */
 export const codeRequestBodySchema = z.object({ email: emailSchema, origin: originSchema.optional() });
 export type CodeRequestBody = z.infer<typeof codeRequestBodySchema>;
 
 /**
- * `POST auth/confirm` → 200 confirmResponse. The email is optional (a code alone identifies its sign-in), but
- * sending it lets five wrong tries void that email's code. 401 UNAUTHORIZED (auth.CODE_INVALID), 403 FORBIDDEN
+ * `POST auth/confirm` → 200 confirmResponse. The email is optional (a code alone identifies its sign-in); sent,
+ * it must match the code's. 401 UNAUTHORIZED (auth.CODE_INVALID), 403 FORBIDDEN
  * (auth.REQUEST_ACCESS, or auth.SSO_FORCED).
  */
 export const confirmBodySchema = z.object({
@@ -90,9 +90,9 @@ export const confirmResponseSchema = loginTokensSchema.extend({
 export type ConfirmResponse = z.infer<typeof confirmResponseSchema>;
 
 /**
- * `POST auth/user` (sign-up) → 204 and a code by mail. 409 CONFLICT when the person is already a member;
- * 403 FORBIDDEN (auth.REQUEST_ACCESS when their org does not take sign-ups, auth.SIGNUP_FAILED when the server
- * takes no new orgs, auth.SSO_FORCED); 400 BAD_REQUEST (auth.CAPTCHA_FAILED, authMessages.WORK_EMAIL_REQUIRED).
+ * `POST auth/user` (sign-up) → 204, whether or not the person is a member (a code by mail to whoever may sign
+ * in; see server/auth/sign-up.ts), so it never answers the spec's 409; 403 FORBIDDEN (auth.SIGNUP_FAILED when the
+ * server takes no new orgs, auth.SSO_FORCED); 400 BAD_REQUEST (auth.CAPTCHA_FAILED, authMessages.WORK_EMAIL_REQUIRED).
  */
 export const signUpBodySchema = z.object({
   email: emailSchema,

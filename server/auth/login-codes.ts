@@ -1,20 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lte, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { LOGIN_CODE_GROUP_LENGTH, LOGIN_CODE_GROUPS } from '../../common/limits';
-import { auth } from '../../common/strings';
 import type { ServerContext } from '../context';
 import { loginCodes, type LoginCodePurpose } from '../db/schema';
 import type { Db } from '../db/store';
 import { loginCodeMail } from '../email/templates';
-import { ApiError } from '../errors';
 import { digestSecret } from './digest';
 
 /** 32 characters without the look-alikes I/1 and O/0, so a code read off a phone is typed right. */
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const LOGIN_CODE_TTL_MS = 15 * 60_000;
-/** Wrong codes tried against an email's live code before that code is void. */
-export const LOGIN_CODE_MAX_ATTEMPTS = 5;
 
 /** 'ABCDE-FGHIJ-KLMNP-QRSTU': 20 characters of 5 bits each (100 bits), from the system's CSPRNG. */
 export function generateLoginCode(): string {
@@ -33,7 +29,10 @@ export function normaliseLoginCode(code: string): string {
   return code.replace(/[\s-]/g, '').toUpperCase();
 }
 
-/** A new code for the email; earlier codes of that email stop working. Only its digest is stored. */
+/**
+ * A new code for the email. Earlier live codes stay live (each single-use, each expiring on its own): voiding them
+ * would let anyone who knows the email cancel the code its owner is about to type. Only the digest is stored.
+ */
 export async function issueLoginCode(
   db: Db,
   tokenKey: Uint8Array,
@@ -43,7 +42,12 @@ export async function issueLoginCode(
 ): Promise<string> {
   const code = generateLoginCode();
   await db.transaction(async (tx) => {
-    await tx.delete(loginCodes).where(eq(loginCodes.email, email));
+    // Spent and expired codes of this email are only clutter.
+    await tx
+      .delete(loginCodes)
+      .where(
+        and(eq(loginCodes.email, email), or(isNotNull(loginCodes.usedAt), lte(loginCodes.expiresAt, now))),
+      );
     await tx.insert(loginCodes).values({
       email,
       purpose,
@@ -55,10 +59,9 @@ export async function issueLoginCode(
 }
 
 /**
- * Spends a live code (unused, unexpired, under the attempt limit) in one statement, so two requests racing with
- * the same code cannot both sign in. A wrong code counts against the email's live code when the email is known;
- * without it a wrong code cannot be pinned on anyone, and the per-address rate limit and the code's 100 bits
- * are what stop guessing.
+ * Spends a live code (unused, unexpired) in one statement, so two requests racing with the same code cannot both
+ * sign in. A wrong code counts against nobody: counting it against the email would let a stranger void its owner's
+ * codes. The code's 100 bits and the per-address rate limit are what stop guessing.
  */
 export async function consumeLoginCode(
   db: Db,
@@ -67,42 +70,34 @@ export async function consumeLoginCode(
   email: string | undefined,
   now = new Date(),
 ): Promise<{ email: string; purpose: LoginCodePurpose } | null> {
-  const live = and(
-    isNull(loginCodes.usedAt),
-    gt(loginCodes.expiresAt, now),
-    lt(loginCodes.attempts, LOGIN_CODE_MAX_ATTEMPTS),
-  );
-  const codeHash = digestSecret(tokenKey, 'login-code', normalisedCode);
   const [spent] = await db
     .update(loginCodes)
     .set({ usedAt: now })
-    .where(and(eq(loginCodes.codeHash, codeHash), live, email ? eq(loginCodes.email, email) : undefined))
+    .where(
+      and(
+        eq(loginCodes.codeHash, digestSecret(tokenKey, 'login-code', normalisedCode)),
+        isNull(loginCodes.usedAt),
+        gt(loginCodes.expiresAt, now),
+        email ? eq(loginCodes.email, email) : undefined,
+      ),
+    )
     .returning({ email: loginCodes.email, purpose: loginCodes.purpose });
-  if (spent) return spent;
-  if (email) {
-    await db
-      .update(loginCodes)
-      .set({ attempts: sql`${loginCodes.attempts} + 1` })
-      .where(and(eq(loginCodes.email, email), live));
-  }
-  return null;
+  return spent ?? null;
 }
 
 /**
- * Issues a code and mails it. Waits for the mail server, so a failure is reported (502, spec §8 'Failed to send
- * confirmation email') instead of leaving someone waiting for a mail that never comes.
+ * Issues a code and mails it off the request path: the answer must not wait for the mail server, or how long it
+ * takes would tell a member (mailed) from a stranger (not). A failure is logged; the person can ask again.
  */
-export async function sendLoginCode(
+export function sendLoginCode(
   ctx: Pick<ServerContext, 'store' | 'tokenKey' | 'mailer' | 'config'>,
   email: string,
   purpose: LoginCodePurpose,
   log: FastifyBaseLogger,
-): Promise<void> {
-  const code = await issueLoginCode(ctx.store.db, ctx.tokenKey, email, purpose);
-  try {
+): void {
+  const send = async () => {
+    const code = await issueLoginCode(ctx.store.db, ctx.tokenKey, email, purpose);
     await ctx.mailer.send(loginCodeMail({ to: email, code, publicUrl: ctx.config.publicUrl, purpose }));
-  } catch (err) {
-    log.error({ err, mailTo: email }, 'login code mail not sent');
-    throw new ApiError(502, 'UPSTREAM_FAILED', auth.CODE_REQUEST_FAILED);
-  }
+  };
+  send().catch((err: unknown) => log.error({ err, mailTo: email }, 'login code mail not sent'));
 }

@@ -38,28 +38,39 @@ export class RateLimiter {
   }
 }
 
-/** A limit on one route, counted per client address or per the email the request names. */
-export type LimitRule = { by: 'address' | 'email'; max: number; windowMs: number };
+/**
+ * A limit on one route, counted per client address, or per the email the request names from one client address.
+ * No limit counts an email across addresses: a stranger could then use it up and lock the owner out.
+ */
+export type LimitRule = { by: 'address' | 'emailFromAddress'; max: number; windowMs: number };
 
 const MINUTE_MS = 60_000;
 
-/** The sign-in limits (issue "Identity and workspace", abuse rules). */
+/**
+ * Codes mailed to one email in a window, whoever asks: a bound on mail bombing that cannot lock the owner out,
+ * because asking again never voids a code and every code mailed in the window lives as long as the window: an
+ * owner who finds it full has that many live codes in their own inbox.
+ */
+export const CODES_MAILED_PER_EMAIL = 10;
+export const CODES_MAILED_WINDOW_MS = 15 * MINUTE_MS;
+
+/** The sign-in limits (issue "Identity and workspace", abuse rules; issue 11: no lock-out by a stranger). */
 export const AUTH_LIMITS = {
   provider: [
     { by: 'address', max: 30, windowMs: MINUTE_MS },
-    { by: 'email', max: 30, windowMs: 15 * MINUTE_MS },
+    { by: 'emailFromAddress', max: 30, windowMs: 15 * MINUTE_MS },
   ],
   codeRequest: [
     { by: 'address', max: 20, windowMs: MINUTE_MS },
-    { by: 'email', max: 5, windowMs: 15 * MINUTE_MS },
+    { by: 'emailFromAddress', max: 5, windowMs: 15 * MINUTE_MS },
   ],
   confirm: [
     { by: 'address', max: 20, windowMs: MINUTE_MS },
-    { by: 'email', max: 10, windowMs: 15 * MINUTE_MS },
+    { by: 'emailFromAddress', max: 10, windowMs: 15 * MINUTE_MS },
   ],
   signUp: [
     { by: 'address', max: 10, windowMs: MINUTE_MS },
-    { by: 'email', max: 5, windowMs: 15 * MINUTE_MS },
+    { by: 'emailFromAddress', max: 5, windowMs: 15 * MINUTE_MS },
   ],
   tokenRefresh: [{ by: 'address', max: 60, windowMs: MINUTE_MS }],
   /** Grant exchange, Google and SSO addresses and callbacks. */
@@ -87,7 +98,8 @@ export function rateLimit(
 ): preHandlerAsyncHookHandler {
   return async (request) => {
     const hits = rules.flatMap((rule) => {
-      const value = rule.by === 'address' ? request.ip : requestEmail(request);
+      const email = requestEmail(request);
+      const value = rule.by === 'address' ? request.ip : email && `${email} ${request.ip}`;
       return value ? [{ key: `${name}:${rule.by}:${value}`, max: rule.max, windowMs: rule.windowMs }] : [];
     });
     const waitMs = limiter.take(hits);

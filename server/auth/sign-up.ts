@@ -1,55 +1,60 @@
 /**
- * Sign-up (spec §2.5, §4.2; issue "Identity and workspace"). The outcome depends on the email's domain:
- * - a member already: 409, or, for someone invited who never signed in, their invitation is completed;
- * - a domain no org owns: a new workspace with this person as its first admin, on a 14-day ENTERPRISE trial so a
- *   new team can try every feature (SSO included) before choosing a plan;
+ * Sign-up (spec §2.5, §4.2; issues "Identity and workspace" and 11). The answer depends only on the email's domain,
+ * never on whether the person is a member, so sign-up cannot be used to find out who has an account (the spec's
+ * 409 'already exists' and a member-only 403 would both tell). What is mailed differs, and only the address's owner
+ * reads it:
+ * - a member already: a sign-in code (for someone invited who never signed in, their invitation is completed);
+ *   a blocked or deleted member gets nothing;
  * - a domain an org owns: they join when the org takes members on its own (preferences.auto_invite_members, or a
- *   verified allowed domain with allowAllSignups), else 403.
- * In every accepted case the person then gets a sign-in code; their status becomes SIGNED_UP when they use it.
+ *   verified allowed domain with allowAllSignups) and get a code; otherwise nothing is created or sent;
+ * - a domain no org owns: a new workspace with this person as its first admin, on a 14-day ENTERPRISE trial so a
+ *   new team can try every feature (SSO included) before choosing a plan.
+ * Their status becomes SIGNED_UP when they use the code.
  */
 import { emailDomain } from '../../common/api/members';
 import { and, eq } from 'drizzle-orm';
 import { authMessages, type SignUpBody } from '../../common/api/auth';
 import { auth } from '../../common/strings';
 import type { ServerContext } from '../context';
-import { orgs, subscriptions, users, type Org, type User } from '../db/schema';
+import { orgs, subscriptions, users, type LoginCodePurpose, type Org, type User } from '../db/schema';
 import type { Db } from '../db/store';
-import { badRequest, conflict, forbidden } from '../errors';
-import { memberByEmail, orgOfDomain, ssoEnforced, type DomainOwner } from './members';
+import { badRequest, forbidden } from '../errors';
+import { memberByEmail, orgOfDomain, signInRefusal, ssoEnforced, type DomainOwner } from './members';
 import { PUBLIC_EMAIL_DOMAINS } from './public-email-domains';
 
 export const TRIAL_DAYS = 14;
 
 type Person = Pick<SignUpBody, 'email' | 'first_name' | 'last_name'>;
+/** Who to mail a code to, and which kind of mail; null when nothing is sent. */
+export type SignUpMail = { member: User; purpose: LoginCodePurpose } | null;
 
-/** Answers the member to send a sign-up code to, or throws the refusal. */
+/** Answers whom to send a code to, or throws a refusal that is about the domain (never about the person). */
 export async function signUp(
   ctx: Pick<ServerContext, 'store' | 'config'>,
   person: Person,
   now = new Date(),
-): Promise<User> {
+): Promise<SignUpMail> {
   const { db } = ctx.store;
+  const domain = emailDomain(person.email);
+  const owner = await orgOfDomain(db, domain);
+  if (owner && (await ssoEnforced(db, owner.org.id))) throw forbidden(auth.SSO_FORCED);
   const existing = await memberByEmail(db, person.email);
-  if (existing) return completeInvitation(db, existing, person);
-
-  const owner = await orgOfDomain(db, emailDomain(person.email));
+  if (existing) return mailForMember(db, existing, person);
   if (owner) return join(db, owner, person);
 
-  const domain = emailDomain(person.email);
   if (PUBLIC_EMAIL_DOMAINS.has(domain)) throw badRequest(authMessages.WORK_EMAIL_REQUIRED);
   if (!ctx.config.selfServeSignup) throw forbidden(auth.SIGNUP_FAILED);
   const created = await createWorkspace(db, domain, person, now);
-  if (created) return created;
+  if (created) return { member: created, purpose: 'SIGNUP' };
   // Someone else created this domain's workspace a moment ago: the join rules decide, as for any known domain.
   const raced = await orgOfDomain(db, domain);
   if (!raced) throw new Error(`workspace for ${domain} neither created nor found`);
   return join(db, raced, person);
 }
 
-async function completeInvitation(db: Db, member: User, person: Person): Promise<User> {
-  if (member.status === 'SIGNED_UP') throw conflict(auth.SIGNUP_ALREADY_EXISTS);
-  if (member.status === 'BLOCKED' || member.status === 'DELETED') throw forbidden(auth.REQUEST_ACCESS);
-  if (await ssoEnforced(db, member.orgId)) throw forbidden(auth.SSO_FORCED);
+async function mailForMember(db: Db, member: User, person: Person): Promise<SignUpMail> {
+  if (signInRefusal(member) || (await ssoEnforced(db, member.orgId))) return null;
+  if (member.status === 'SIGNED_UP') return { member, purpose: 'LOGIN' };
   const [updated] = await db
     .update(users)
     .set({
@@ -58,16 +63,16 @@ async function completeInvitation(db: Db, member: User, person: Person): Promise
     })
     .where(and(eq(users.id, member.id), eq(users.orgId, member.orgId)))
     .returning();
-  return updated ?? member;
+  return { member: updated ?? member, purpose: 'SIGNUP' };
 }
 
 function takesSignUps(owner: DomainOwner): boolean {
   return owner.org.preferences.auto_invite_members === true || owner.allowAllSignups;
 }
 
-async function join(db: Db, owner: DomainOwner, person: Person): Promise<User> {
+async function join(db: Db, owner: DomainOwner, person: Person): Promise<SignUpMail> {
   if (await ssoEnforced(db, owner.org.id)) throw forbidden(auth.SSO_FORCED);
-  if (!takesSignUps(owner)) throw forbidden(auth.REQUEST_ACCESS);
+  if (!takesSignUps(owner)) return null;
   await db
     .insert(users)
     .values({
@@ -81,7 +86,7 @@ async function join(db: Db, owner: DomainOwner, person: Person): Promise<User> {
   // Re-read rather than trust the insert: a parallel sign-up of the same person may have won.
   const member = await memberByEmail(db, person.email, owner.org.id);
   if (!member) throw new Error(`member ${person.email} neither inserted nor found`);
-  return member;
+  return { member, purpose: 'SIGNUP' };
 }
 
 /** 'acme-corp.co.uk' → 'Acme-corp': a starting name the first admin changes in the setup dialog. */

@@ -1,4 +1,5 @@
 import { emailDomain } from '../../../common/api/members';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   codeRequestBodySchema,
@@ -23,9 +24,16 @@ import {
   ssoEnforced,
 } from '../../auth/members';
 import { nextPathAfterSignIn } from '../../auth/next-path';
-import { AUTH_LIMITS, rateLimit, RateLimiter } from '../../auth/rate-limit';
+import {
+  AUTH_LIMITS,
+  CODES_MAILED_PER_EMAIL,
+  CODES_MAILED_WINDOW_MS,
+  rateLimit,
+  RateLimiter,
+} from '../../auth/rate-limit';
 import { clientOf, endSession, redeem, startSession } from '../../auth/sessions';
 import { signUp } from '../../auth/sign-up';
+import type { LoginCodePurpose } from '../../db/schema';
 import { forbidden, notFound, unauthorized } from '../../errors';
 
 /**
@@ -36,6 +44,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
   const { db } = ctx.store;
   const limiter = new RateLimiter();
+
+  /** Mails a code unless the email has had its share this window (then its inbox already holds live codes). */
+  const mailCode = (email: string, purpose: LoginCodePurpose, log: FastifyBaseLogger) => {
+    const full = limiter.take([
+      { key: `code-mailed:${email}`, max: CODES_MAILED_PER_EMAIL, windowMs: CODES_MAILED_WINDOW_MS },
+    ]);
+    if (full === null) sendLoginCode(ctx, email, purpose, log);
+  };
 
   // Tokens and codes must never sit in a shared cache.
   app.addHook('onSend', async (_request, reply) => {
@@ -70,7 +86,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // Decided by the domain's org when there is no member, so the answer does not tell members from strangers.
       const orgId = member?.orgId ?? (await orgOfDomain(db, emailDomain(email)))?.org.id;
       if (orgId && (await ssoEnforced(db, orgId))) throw forbidden(auth.SSO_FORCED);
-      if (member) await sendLoginCode(ctx, member.email, 'LOGIN', request.log);
+      if (member) mailCode(member.email, 'LOGIN', request.log);
       return reply.code(204).send();
     },
   );
@@ -106,8 +122,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       // Before anything is looked up, so a bot learns nothing about who has an account.
       await checkCaptcha(ctx.config.captcha, request.body.verification, request.ip, request.log);
-      const member = await signUp(ctx, request.body);
-      await sendLoginCode(ctx, member.email, 'SIGNUP', request.log);
+      const mailTo = await signUp(ctx, request.body);
+      if (mailTo) mailCode(mailTo.member.email, mailTo.purpose, request.log);
       return reply.code(204).send();
     },
   );

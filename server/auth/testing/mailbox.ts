@@ -11,16 +11,19 @@ export type TestMailbox = {
   url: string;
   readonly received: ReceivedMail[];
   /**
-   * Mail received for this address so far. The server waits for the relay to accept a mail before it answers, so
-   * once a call has answered, its mail is here.
+   * Mail received for this address so far. The server mails off the request path (so how long it takes tells no
+   * one whether an address is a member), so a call's mail may arrive after its answer: use `waitFor`.
    */
   to(address: string): ReceivedMail[];
+  /** The `count`-th mail for this address (1-based), waiting up to `timeoutMs` for it to arrive. */
+  waitFor(address: string, count: number, timeoutMs?: number): Promise<ReceivedMail>;
   /** The latest mail for this address; throws when there is none. */
   latest(address: string): ReceivedMail;
   close(): Promise<void>;
 };
 
-export async function startMailbox(): Promise<TestMailbox> {
+/** `replyDelayMs`: how long the server waits before accepting each mail, like a slow relay. */
+export async function startMailbox(options: { replyDelayMs?: number } = {}): Promise<TestMailbox> {
   const received: ReceivedMail[] = [];
   const to = (address: string) => received.filter((mail) => mail.to.includes(address.toLowerCase()));
 
@@ -36,8 +39,10 @@ export async function startMailbox(): Promise<TestMailbox> {
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
           raw: Buffer.concat(chunks).toString('utf8'),
         };
-        received.push(mail);
-        callback();
+        setTimeout(() => {
+          received.push(mail);
+          callback();
+        }, options.replyDelayMs ?? 0);
       });
     },
   });
@@ -52,6 +57,15 @@ export async function startMailbox(): Promise<TestMailbox> {
       const mail = to(address).at(-1);
       if (!mail) throw new Error(`no mail for ${address}`);
       return mail;
+    },
+    async waitFor(address, count, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const mail = to(address)[count - 1];
+        if (mail) return mail;
+        if (Date.now() > deadline) throw new Error(`mail ${count} for ${address} did not arrive`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
