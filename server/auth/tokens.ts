@@ -4,6 +4,8 @@ import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 /** Id tokens are short-lived; the client refreshes when under 20 minutes remain (spec §4.4). */
 export const ID_TOKEN_TTL_SECONDS = 60 * 60;
 const ISSUER = 'scout';
+/** Instances behind a load balancer may disagree on the time by a few seconds. */
+const CLOCK_TOLERANCE_SECONDS = 30;
 const AUDIENCE = 'scout-api';
 
 export type IdTokenClaims = { userId: string; orgId: string; email: string; sessionId: string };
@@ -40,9 +42,17 @@ export async function verifyIdToken(key: Uint8Array, token: string): Promise<IdT
       issuer: ISSUER,
       audience: AUDIENCE,
       algorithms: ['HS256'],
+      // Every token we sign has both; one without could be valid forever. maxTokenAge also refuses an iat in the
+      // future, and nbf is checked whenever present.
+      requiredClaims: ['exp', 'iat'],
+      maxTokenAge: ID_TOKEN_TTL_SECONDS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
     });
-    const { sub, org, email, sid } = payload;
+    const { sub, org, email, sid, iat, exp } = payload;
     if (
+      exp === undefined ||
+      iat === undefined ||
+      exp - iat > ID_TOKEN_TTL_SECONDS ||
       typeof sub !== 'string' ||
       typeof org !== 'string' ||
       typeof email !== 'string' ||
