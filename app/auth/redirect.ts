@@ -23,7 +23,8 @@ export function safeRedirectTarget(redirect: string | null, origin: string): str
   } catch {
     return null;
   }
-  if (url.origin !== origin) return null;
+  // Dot segments resolve '/x/..//host' to '//host', which the browser would read as another host.
+  if (url.origin !== origin || url.pathname.startsWith('//')) return null;
   const target = `${url.pathname}${url.search}${url.hash}`;
   // Bouncing back to the auth screens would loop.
   if (url.pathname === '/login' || url.pathname === '/signup') return null;

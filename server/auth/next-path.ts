@@ -18,7 +18,8 @@ export function nextPathAfterSignIn(
   } catch {
     return '/';
   }
-  if (url.origin !== new URL(publicUrl).origin) return '/';
+  // A path starting '//' (from a doubled slash, a backslash or dot segments) is read by a browser as another host.
+  if (url.origin !== new URL(publicUrl).origin || url.pathname.startsWith('//')) return '/';
   if (AUTH_PATHS.has(url.pathname)) {
     const redirect = url.searchParams.get('redirect');
     return followRedirect && redirect ? nextPathAfterSignIn(redirect, publicUrl, false) : '/';

@@ -160,6 +160,22 @@ describe('email code sign-in and the session', () => {
     expect(right.statusCode).toBe(200);
   });
 
+  it('never answers a loginUrl that leaves the site', async () => {
+    const api = client();
+    await member('next@acme.test');
+    for (const origin of [
+      'http://localhost:3000//evil.example/x',
+      'http://localhost:3000/\\evil.example/x',
+      '/x/..//evil.example',
+      '//evil.example/x',
+      'https://evil.example/chat',
+    ]) {
+      const code = await requestCode(api, 'next@acme.test');
+      const res = await api.post('auth/confirm', { code, origin });
+      expect(res.json().loginUrl, origin).toBe('/');
+    }
+  });
+
   it('refuses an expired code', async () => {
     const api = client();
     await member('late@acme.test');
