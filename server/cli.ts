@@ -4,7 +4,7 @@ import { openStore } from './db/store';
 import { createLogger } from './logger';
 import { registerOrgCommands } from './orgs/cli';
 import { registerSearchCommands } from './search/cli';
-import { startServer } from './serve';
+import { startCrashRecovery, startServer } from './serve';
 import { startBackgroundWork } from './jobs/background';
 import { VERSION } from './version';
 
@@ -25,7 +25,7 @@ program
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, { logger });
     const worker = options.worker ? startBackgroundWork(server.store, logger) : null;
-    logger.info({ url: `http://localhost:${config.port}`, store: server.store.kind }, 'Scout is ready');
+    logger[server.listening.level]({ url: server.url, store: server.store.kind }, server.listening.message);
     onShutdown(logger, async () => {
       await worker?.stop();
       await server.close();
@@ -39,10 +39,12 @@ program
     const config = loadConfig();
     const logger = createLogger(config.logLevel);
     const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+    const recovery = await startCrashRecovery(store, logger);
     const worker = startBackgroundWork(store, logger);
     logger.info({ store: store.kind }, 'worker started');
     onShutdown(logger, async () => {
       await worker.stop();
+      await recovery.stop();
       await store.close();
     });
   });

@@ -3,11 +3,15 @@
  * not lose the answer): sockets attach to it as listeners, and RECONNECT attaches a new one, which first gets the
  * current stage and the text so far as one CHUNK.
  */
+import { and, eq, lt } from 'drizzle-orm';
 import type { ChatStage, ServerMessage } from '../../common/api/chat';
 import { STAGE_LABELS } from '../../common/api/chat';
 import type { DebugStage } from '../../common/api/messages';
 import { DEBUG_STAGES_MAX, PROGRESS_BAR_START } from '../../common/limits';
 import { chat as chatStrings } from '../../common/strings';
+import { messages, type Message } from '../db/schema';
+import type { Db } from '../db/store';
+import { finalizeAnswer } from './rows';
 
 export type Listener = (message: ServerMessage) => void;
 
@@ -176,4 +180,45 @@ export class GenerationRegistry {
   all(): Generation[] {
     return [...new Set(this.byTopic.values())];
   }
+}
+
+/**
+ * Finalises an answer whose process died FAILED, with the spec's saved-failure text, so the client shows its error
+ * instead of waiting. Answers whether this call finalised it (another process may have got there first).
+ */
+export function failOrphanAnswer(db: Db, answer: Message): Promise<boolean> {
+  return finalizeAnswer(
+    db,
+    {
+      orgId: answer.orgId,
+      answerId: answer.id,
+      queryId: answer.replyToId ?? answer.id,
+      topicId: answer.topicId,
+    },
+    {
+      status: 'FAILED',
+      messageText: chatStrings.GENERATION_FAILED,
+      extraData: { staticAnswerType: 'failed' },
+    },
+  );
+}
+
+/**
+ * Fails every answer still PENDING whose row was last touched before `updatedBefore`: a live answer touches its
+ * row every few seconds (AnswerWriter's keepalive), so these belong to processes that died. Answers how many.
+ */
+export async function failOrphanAnswers(db: Db, updatedBefore: Date): Promise<number> {
+  const orphans = await db
+    .select()
+    .from(messages)
+    .where(
+      and(
+        eq(messages.sender, 'ASSISTANT'),
+        eq(messages.status, 'PENDING'),
+        lt(messages.updatedAt, updatedBefore),
+      ),
+    );
+  let failed = 0;
+  for (const answer of orphans) if (await failOrphanAnswer(db, answer)) failed++;
+  return failed;
 }

@@ -46,6 +46,8 @@ import {
 import type { Store } from '../db/store';
 import { loadOrg } from '../orgs/load';
 import { planRequiredMessage } from '../policies/access';
+import { answerSources, answerView, readableDocuments } from '../presenters/message';
+import { mayReadDebugLogs } from '../policies/debug-logs';
 import { canEditTopic, canViewTopic } from '../policies/topics';
 import { loadTopic } from '../topics/access';
 import { principalsFor } from '../search';
@@ -54,7 +56,13 @@ import { extractiveAnswer } from '../llm/extractive';
 import { streamModelText } from '../llm/generate';
 import { ModelRefusedError, resolveAnswerModel, type AnswerModel } from '../llm/registry';
 import { CitationRenumberer } from './citations';
-import { Generation, stageLabel, type GenerationRegistry, type Listener } from './generations';
+import {
+  Generation,
+  failOrphanAnswer,
+  stageLabel,
+  type GenerationRegistry,
+  type Listener,
+} from './generations';
 import { referenceOf, type Passage } from './passages';
 import { buildMessages, buildSystemPrompt, type PromptInput } from './prompt';
 import { completeSuggestions, suggestWithModel, type Suggestions } from './related';
@@ -68,6 +76,7 @@ import {
   findMessage,
   findTopic,
   loadHistory,
+  recordAnswerSources,
   recordStopRequest,
   stopRequestedAnswers,
   TopicBusyError,
@@ -613,6 +622,11 @@ async function runAnswer(
       passages = await gather(deps, plan, generation, question, ANSWER_PASSAGES);
     }
     generation.signal.throwIfAborted();
+    await recordAnswerSources(
+      deps.store.db,
+      { orgId: plan.viewer.orgId, answerId: generation.ids.answerId },
+      passages,
+    );
     const skills = countByApp(passages);
     for (const skill of skills) generation.emit({ type: 'SKILL_RETRIEVED', ...skill });
     const webPages = passages.filter((passage) => passage.source === 'web');
@@ -709,14 +723,15 @@ async function runAnswer(
     const debugLogs: DebugLogs = {
       stages: generation.stages,
       execution_time: Date.now() - generation.startedAt,
-      doc_data: passages.map((passage) => ({
+      // the passage's rank, not its score: a score's idf counts documents of the org the reader may not read
+      doc_data: passages.map((passage, i) => ({
         id: passage.id,
         title: passage.title,
         source: passage.source,
-        score: passage.score,
+        score: i + 1,
       })),
     };
-    generation.emit({ type: 'DEBUG_LOGS', debugLogs });
+    if (mayReadDebugLogs(plan.viewer, plan.flags)) generation.emit({ type: 'DEBUG_LOGS', debugLogs });
     await writer.close();
     const skillRetrieved: SkillRetrieved[] = skills;
     await finalizeAnswer(deps.store.db, idsOf(generation), {
@@ -945,6 +960,62 @@ async function replaySaved(deps: ChatDeps, answer: Message, send: Listener, text
   });
 }
 
+/**
+ * What a RECONNECT shows its viewer of an answer, live or saved: answerView decides, from the documents the answer
+ * was built from (recorded before any text or count is said), whether its text, counts and suggestions reach this
+ * viewer; if not, one CHUNK says it is hidden and ANSWER_COMPLETE carries the viewer's view. Messages are passed on
+ * in order.
+ */
+function viewerListener(deps: ChatDeps, viewer: Viewer, answerId: string, send: Listener): Listener {
+  const { db } = deps.store;
+  const principals = principalsFor(db, viewer.orgId, viewer.email);
+  const viewOf = async () => {
+    const row = await findMessage(db, viewer.orgId, answerId);
+    if (!row) return null;
+    const reader = { orgId: viewer.orgId, principals: await principals };
+    return answerView(row, await readableDocuments(db, reader, answerSources(row)));
+  };
+  let withheld: Promise<boolean> | null = null;
+  let noticeSent = false;
+  let chain = Promise.resolve();
+  const pass = async (message: ServerMessage) => {
+    switch (message.type) {
+      case 'CHUNK':
+      case 'SKILL_RETRIEVED':
+      case 'RELATED_SEARCHES':
+      case 'DEBUG_LOGS':
+        withheld ??= viewOf().then((view) => view?.withheld ?? true);
+        if (!(await withheld)) {
+          send(message);
+        } else if (message.type === 'CHUNK' && !noticeSent) {
+          noticeSent = true;
+          send({ type: 'CHUNK', text: chatStrings.ANSWER_WITHHELD });
+        }
+        return;
+      case 'ANSWER_COMPLETE': {
+        const view = await viewOf();
+        if (!view) return;
+        send({
+          ...message,
+          messageText: view.messageText,
+          references: view.references,
+          allReferencesSummary: view.allReferencesSummary ?? { app_references_count: [], app_names: [] },
+          relatedSearches: view.relatedSearches,
+          skillRetrieved: view.skillRetrieved ?? [],
+        });
+        return;
+      }
+      default:
+        send(message);
+    }
+  };
+  return (message) => {
+    chain = chain
+      .then(() => pass(message))
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'showing an answer to a reconnected reader failed'));
+  };
+}
+
 /** Whoever may read the topic may follow its answers; to anyone else the message does not exist. */
 async function requireFollow(deps: ChatDeps, viewer: Viewer, topicId: string): Promise<void> {
   const loaded = await loadTopic(deps.store.db, viewer, topicId);
@@ -954,8 +1025,8 @@ async function requireFollow(deps: ChatDeps, viewer: Viewer, topicId: string): P
 }
 
 export type ReconnectResult =
-  /** Attached to an answer being written in this process. */
-  | { kind: 'live'; generation: Generation }
+  /** Attached to an answer being written in this process, through `listener` (detach it when the socket goes). */
+  | { kind: 'live'; generation: Generation; listener: Listener }
   /** The saved answer was sent. */
   | { kind: 'saved' }
   /** Following the answer `answerId` another process writes; call `stop` when the socket goes. */
@@ -974,48 +1045,37 @@ export async function reconnect(
   const live = deps.registry.find(message.message_id);
   if (live && !live.finished && live.ids.orgId === viewer.orgId) {
     await requireFollow(deps, viewer, live.ids.topicId);
-    live.attach(send);
-    return { kind: 'live', generation: live };
+    const listener = viewerListener(deps, viewer, live.ids.answerId, send);
+    live.attach(listener);
+    return { kind: 'live', generation: live, listener };
   }
   const found = await findMessage(deps.store.db, viewer.orgId, message.message_id);
   if (!found) throw new ChatRefusal('NOT_FOUND', topicMessages.MESSAGE_NOT_FOUND);
   await requireFollow(deps, viewer, found.topicId);
   const answer = found.sender === 'USER' ? await findAnswerTo(deps.store.db, viewer.orgId, found.id) : found;
   if (!answer) throw new ChatRefusal('NOT_FOUND', 'This message has no answer.');
+  const listener = viewerListener(deps, viewer, answer.id, send);
   // It may have finished between the registry lookup and the read.
   const again = deps.registry.find(answer.id);
   if (again && !again.finished) {
-    again.attach(send);
-    return { kind: 'live', generation: again };
+    again.attach(listener);
+    return { kind: 'live', generation: again, listener };
   }
   if (answer.status !== 'PENDING') {
-    await replaySaved(deps, answer, send);
+    await replaySaved(deps, answer, listener);
     return { kind: 'saved' };
   }
   if (await finalizeIfStale(deps, answer)) {
     const saved = await findMessage(deps.store.db, viewer.orgId, answer.id);
-    await replaySaved(deps, saved ?? answer, send);
+    await replaySaved(deps, saved ?? answer, listener);
     return { kind: 'saved' };
   }
-  return { kind: 'following', answerId: answer.id, stop: followStored(deps, answer, send) };
+  return { kind: 'following', answerId: answer.id, stop: followStored(deps, answer, listener) };
 }
 
 async function finalizeIfStale(deps: ChatDeps, answer: Message): Promise<boolean> {
   if (Date.now() - answer.updatedAt.getTime() < deps.settings.staleAfterMs) return false;
-  await finalizeAnswer(
-    deps.store.db,
-    {
-      orgId: answer.orgId,
-      answerId: answer.id,
-      queryId: answer.replyToId ?? answer.id,
-      topicId: answer.topicId,
-    },
-    {
-      status: 'FAILED',
-      messageText: chatStrings.GENERATION_FAILED,
-      extraData: { staticAnswerType: 'failed' },
-    },
-  );
+  await failOrphanAnswer(deps.store.db, answer);
   return true;
 }
 

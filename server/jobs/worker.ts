@@ -1,8 +1,7 @@
-import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { newId } from '../db/ids';
 import type { Store } from '../db/store';
 import type { Logger } from '../logger';
+import { leaseHolder } from './processes';
 import { claimJob, completeJob, failJob, type Job } from './queue';
 
 export type JobHandler = (
@@ -20,6 +19,8 @@ export function registerJobHandler(kind: string, handler: JobHandler): void {
 
 export type RunningWorker = { stop(): Promise<void> };
 
+let workersStarted = 0;
+
 /**
  * Polls the queue until stopped. Stopping lets the job in hand finish (its handler sees the abort signal and
  * should commit what it has); an unfinished job's lease expires and another worker resumes it.
@@ -29,7 +30,7 @@ export function runWorker(
   logger: Logger,
   options: { idleMs?: number; leaseMs?: number } = {},
 ): RunningWorker {
-  const workerId = `${hostname()}:${process.pid}:${newId().slice(-8)}`;
+  const workerId = leaseHolder(++workersStarted);
   const idleMs = options.idleMs ?? 1000;
   const controller = new AbortController();
 
