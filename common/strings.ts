@@ -245,6 +245,8 @@ export const chat = {
   WAIT_FOR_CURRENT_ANSWER: 'Please wait for the current answer to finish generating',
   ALREADY_ON_NEW_TOPIC: 'Already on a new topic',
   STOPPED: 'Your request has been stopped. Feel free to ask another question at any time!',
+  /** Ours: shown instead of an answer that draws on sources the reader may not read. */
+  ANSWER_WITHHELD: 'This answer is hidden because it draws on sources you do not have access to.',
   SEND_MESSAGE_ERROR: 'Error sending message. Please try again',
   PROCESSING_ERROR: 'Error processing request. Please try again',
   COPIED: 'Copied',
@@ -330,6 +332,15 @@ export const files = {
   DELETE: 'Delete',
   CANCEL: 'Cancel',
   deleteConfirm: (file: string) => `Delete ${file}? It will no longer be found in search or answers.`,
+} as const;
+
+/** Why a request was refused by the rules every payload obeys (common/api/input.ts); invented, the spec has none. */
+export const input = {
+  CONTROL_CHARACTERS: 'must not contain control characters',
+  TOO_DEEP: 'is nested too deeply',
+  UNKNOWN_FIELD: 'has a field that is not accepted',
+  DATE_OUT_OF_RANGE: 'must be a date between the years 1970 and 9999',
+  HTTP_LINK_ONLY: 'must be an http or https link',
 } as const;
 
 export const validation = {

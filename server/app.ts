@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerContext } from './context';
 import { registerErrorHandling } from './http/error-handler';
 import { registerSpa } from './http/spa';
+import { requestValidatorCompiler } from './http/validation';
 import { loggerOptions } from './logger';
 import { registerApi } from './api/routes';
 import { registerChat } from './chat/socket';
@@ -31,7 +32,7 @@ export async function buildApp({ ctx, spaDir, logLevel }: BuildAppOptions): Prom
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(requestValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
   app.decorateRequest('viewer', null);

@@ -4,6 +4,7 @@
 // times, ACL).
 import { z } from 'zod';
 import { ObjectType } from '../catalogue';
+import { isoInstantSchema, safeLinkSchema } from './input';
 
 /** Documents per push: big enough for throughput, small enough that one batch is one quick transaction. */
 export const CUSTOM_API_MAX_DOCUMENTS = 100;
@@ -21,7 +22,6 @@ export const customApiParamsSchema = z.object({ connectionId: z.uuid() });
 
 const externalId = z.string().min(1).max(512);
 const groupId = z.string().trim().min(1).max(256);
-const isoTime = z.iso.datetime({ offset: true });
 
 export const customApiAclSchema = z
   .strictObject({
@@ -45,7 +45,7 @@ export const customApiDocumentSchema = z.strictObject({
   title: z.string().trim().min(1).max(1000),
   /** Plain text or Markdown; Scout splits it into passages. */
   body: z.string().max(CUSTOM_API_MAX_BODY_CHARS),
-  url: z.url({ protocol: /^https?$/ }),
+  url: safeLinkSchema,
   author: z
     .strictObject({ name: z.string().trim().min(1).optional(), email: z.email().optional() })
     .optional(),
@@ -55,8 +55,8 @@ export const customApiDocumentSchema = z.strictObject({
     .regex(/^[a-z0-9][a-z0-9.+-]*$/)
     .max(32)
     .default('txt'),
-  created_at: isoTime.optional(),
-  modified_at: isoTime.optional(),
+  created_at: isoInstantSchema.optional(),
+  modified_at: isoInstantSchema.optional(),
   parent_id: externalId.optional(),
   acl: customApiAclSchema,
 });

@@ -2,6 +2,7 @@
 // `_autosuggest`, `_RecordRecentVisit`, `_hitsStat`, `/pin`, §7.4 `/preview`), in the spec's field names.
 import { z } from 'zod';
 import { isAppShortname } from '../catalogue';
+import { unixSecondsSchema } from './input';
 
 export const SEARCH_QUERY_MAX_CHARS = 1000;
 export const SEARCH_PAGE_SIZES = [10, 20] as const;
@@ -180,7 +181,7 @@ export const pinRequestSchema = z.strictObject({
   object_id: z.string().min(1).max(200),
   q: searchQuery,
   /** Seconds since the epoch: when the admin pinned it. */
-  timestamp: z.number().int().min(0),
+  timestamp: unixSecondsSchema,
   unpin: z.boolean().default(false),
 });
 export type PinRequest = z.input<typeof pinRequestSchema>;

@@ -2,7 +2,9 @@
 // member, §4.6, §7.3; asking-questions §3, §4 topic title editing, §6, §7). The chat socket writes topics and
 // messages (common/api/chat.ts); these calls read and manage them. Field names are the spec's wire names.
 import { z } from 'zod';
+import { input as inputStrings } from '../strings';
 import { QUERY_MAX_CHARS } from './chat';
+import { isInstantInRange } from './input';
 import { chatMessageSchema, messageFileSchema, topicAccessSchema } from './messages';
 
 /** Topics per page of `GET /topics`; a shorter page is the last. */
@@ -182,7 +184,8 @@ export type TopicUpdateRequest = z.infer<typeof topicUpdateRequestSchema>;
 /** ISO-8601, or milliseconds since the epoch. */
 const instantSchema = z
   .union([z.iso.datetime({ offset: true }), z.string().regex(/^\d{1,15}$/)])
-  .transform((value) => new Date(/^\d+$/.test(value) ? Number(value) : value));
+  .transform((value) => new Date(/^\d+$/.test(value) ? Number(value) : value))
+  .refine(isInstantInRange, inputStrings.DATE_OUT_OF_RANGE);
 
 /**
  * The viewer's messages across their own and their shared topics, newest first: those sent before scroll_timestamp

@@ -28,6 +28,7 @@ import {
   type ClientMessage,
   type ServerMessage,
 } from '../../common/api/chat';
+import { parseRequest } from '../../common/api/input';
 import { validation } from '../../common/strings';
 import { authenticate } from '../auth/guard';
 import type { Viewer } from '../context';
@@ -56,6 +57,8 @@ class ChatConnection {
   private queue: Promise<void> = Promise.resolve();
   /** The answer this socket asked for or reconnected to. */
   private followed: Generation | null = null;
+  /** How this socket listens to `followed`: its own listener, or a RECONNECT's view of the answer. */
+  private followedBy: Listener | null = null;
   /** An answer another instance writes, followed through the store, and how to stop following it. */
   private followedElsewhere: { answerId: string; stop: () => void } | null = null;
   /** A QUERY is between its receipt and its generation's start. */
@@ -129,11 +132,9 @@ class ChatConnection {
     } catch {
       return { invalid: 'Messages must be JSON.' };
     }
-    const parsed = clientMessageSchema.safeParse(json);
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join('.')}: ` : '';
-    return { invalid: `${where}${issue?.message ?? 'Unknown message.'}` };
+    // The same input rules as every REST request: no control characters, bounded nesting, no echo of the input.
+    const parsed = parseRequest(clientMessageSchema, json, 'message');
+    return parsed.success ? parsed.data : { invalid: parsed.message };
   }
 
   private async receive(text: string | null): Promise<void> {
@@ -220,8 +221,9 @@ class ChatConnection {
   }
 
   private unfollow(): void {
-    this.followed?.detach(this.listener);
+    if (this.followedBy) this.followed?.detach(this.followedBy);
     this.followed = null;
+    this.followedBy = null;
     this.followedElsewhere?.stop();
     this.followedElsewhere = null;
   }
@@ -235,6 +237,7 @@ class ChatConnection {
     this.accepting = true;
     try {
       this.followed = await acceptQuery(this.deps, this.viewer!, message, this.listener);
+      this.followedBy = this.listener;
     } catch (error) {
       if (error instanceof ChatRefusal) this.error(error.code, error.message);
       else throw error;
@@ -247,7 +250,10 @@ class ChatConnection {
     this.unfollow();
     try {
       const result = await reconnect(this.deps, this.viewer!, message, this.listener);
-      if (result.kind === 'live') this.followed = result.generation;
+      if (result.kind === 'live') {
+        this.followed = result.generation;
+        this.followedBy = result.listener;
+      }
       if (result.kind === 'following') this.followedElsewhere = result;
     } catch (error) {
       if (error instanceof ChatRefusal) this.error(error.code, error.message, message.message_id);

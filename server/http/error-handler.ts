@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '../../common/errors';
 import { ApiError } from '../errors';
 
@@ -26,16 +26,6 @@ export function registerErrorHandling(app: FastifyInstance): void {
         .status(error.statusCode)
         .headers(error.headers)
         .send({ code: error.code, message: error.message });
-    }
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      const where = first?.instancePath
-        ? `${error.validationContext ?? 'body'}${first.instancePath.replaceAll('/', '.')}`
-        : (error.validationContext ?? 'body');
-      return reply.status(400).send({
-        code: 'VALIDATION_FAILED',
-        message: `Invalid ${where}: ${first?.message ?? 'invalid value'}`,
-      });
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');

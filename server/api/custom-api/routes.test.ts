@@ -193,6 +193,62 @@ describe('custom-api', () => {
     expect(after.map((row) => row.version)).toEqual(before.map((row) => row.version));
   });
 
+  it('answers the documented 400 for one bad document in a batch (NUL, controls, dates) and writes none of it', async () => {
+    const rows = () =>
+      server.store.db
+        .select({ id: documents.externalId, version: documents.version })
+        .from(documents)
+        .where(eq(documents.orgId, orgId));
+    const before = await rows();
+    const good = doc({ id: 'batch-good', acl: { org: true } });
+    const bad = (overrides: Record<string, unknown>) => ({
+      ...doc({ id: 'batch-bad', acl: { org: true } }),
+      ...overrides,
+    });
+    const nul = 'a\u0000b';
+    const badDocuments = [
+      bad({ id: nul }),
+      bad({ title: nul }),
+      bad({ body: `text\u0000with a NUL` }),
+      bad({ body: 'a bell \u0007 rings' }),
+      bad({ url: `https://intranet.example.com/${nul}` }),
+      bad({ author: { name: nul } }),
+      bad({ parent_id: nul }),
+      bad({ acl: { groups: [nul] } }),
+      bad({ created_at: '0000-01-01T00:00:00Z' }),
+      bad({ modified_at: '9999-12-31T23:59:59-05:00' }),
+      bad({ modified_at: '1969-12-31T23:59:59Z' }),
+    ];
+    for (const badDocument of badDocuments) {
+      const res = await call('POST', `/custom-api/${connectionId}/documents`, key, {
+        documents: [good, badDocument],
+      });
+      expect(res.status, JSON.stringify(badDocument)).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.message).toMatch(/^Invalid body\.documents\.1/);
+    }
+    const deletes = await call('POST', `/custom-api/${connectionId}/documents/delete`, key, { ids: [nul] });
+    expect(deletes.status).toBe(400);
+    const groups = await call('PUT', `/custom-api/${connectionId}/groups`, key, {
+      groups: [{ id: nul, members: [] }],
+    });
+    expect(groups.status).toBe(400);
+    expect(await rows()).toEqual(before);
+  });
+
+  it('answers a typo in a key with a short 400 that does not echo the unknown keys', async () => {
+    const keys = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`unknown-key-${i}-${'x'.repeat(100)}`, i]),
+    );
+    const res = await call('POST', `/custom-api/${connectionId}/documents`, key, {
+      documents: [{ ...doc({ id: 'typo', acl: { org: true } }), ...keys }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(JSON.stringify(res.body).length).toBeLessThan(300);
+    expect(res.body.message).not.toContain('unknown-key');
+  });
+
   it('gives a key nothing of another org, and refuses missing and revoked keys', async () => {
     const { db } = server.store;
     const other = await createOrg(db, { domain: 'elsewhere.test', plan: 'ENTERPRISE' });
