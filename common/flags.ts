@@ -51,6 +51,8 @@ export const flagsSchema = z
     reconnectAppsCard: off(),
     /** Reconnect a dropped answer stream (inactivity time-outs, RECONNECT, pending-message recovery). */
     chatReconnect: off(),
+    /** Answers' debug logs (the DEBUG_LOGS message, a message's debugLogs), for admins only. */
+    debugLogs: off(),
     /** How many file types a filter may list before a notice is shown. */
     fileTypeFilterNoticeThreshold: z.number().int().nonnegative().default(6),
   })

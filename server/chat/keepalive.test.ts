@@ -1,6 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import type { ServerMessage } from '../../common/api/chat';
 import { chat as chatStrings } from '../../common/strings';
+import { users } from '../db/schema';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { PLAN_SYSTEM_PROMPT } from './research';
 import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
@@ -23,9 +25,11 @@ beforeAll(async () => {
   h = await startChatHarness({
     respond,
     plan: 'ENTERPRISE',
-    flags: { deepresearch: true },
+    flags: { deepresearch: true, debugLogs: true },
     env: { CHAT_STAGE_REPEAT_MS: String(REPEAT_MS) },
   });
+  // the stages are read from the debug logs, which only admins see
+  await h.server.store.db.update(users).set({ admin: true }).where(eq(users.id, h.alice.id));
   await h.index([LEAVE_POLICY]);
 });
 afterAll(() => h.close());

@@ -97,6 +97,8 @@ export type MessageParts = {
   isReadable: (mention: DocumentMention) => boolean;
   /** Read through a public link: no emails, debug logs, files or feedback. */
   publicView: boolean;
+  /** The reader may see debug logs (server/policies/debug-logs): never through a public link. */
+  showDebugLogs: boolean;
 };
 
 /** A message row as the topic page, the chat history and the public page show it (common/api/messages.ts). */
@@ -105,7 +107,7 @@ export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
   const extra = messageExtraDataSchema.safeParse(row.extraData);
   // feedback is per reader: never another member's rating stored on the row
   const { messageFeedback: _stored, ...extraData } = extra.success ? extra.data : {};
-  const debugLogs = publicView ? null : storedDebugLogs(row);
+  const debugLogs = parts.showDebugLogs && !publicView ? storedDebugLogs(row) : null;
   const summary = allReferencesSummarySchema.safeParse(row.allReferencesSummary);
   const skills = skillRetrievedSchema.array().safeParse(row.skillRetrieved);
   const author = row.sender === 'USER' ? parts.author : null;

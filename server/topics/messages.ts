@@ -24,24 +24,29 @@ import {
   type ReaderFeedback,
   type ReferenceReader,
 } from '../presenters/message';
+import { viewerReadsDebugLogs } from '../policies/debug-logs';
 import { presentMessageFile, presentTopicFile } from '../presenters/topic';
 import { principalsFor, PUBLIC_PRINCIPAL } from '../search';
 
 /** Who is reading: a signed-in member, or anyone through a public link. */
-export type MessageReader = ReferenceReader & { userId: string | null; publicView: boolean };
+export type MessageReader = ReferenceReader & {
+  userId: string | null;
+  publicView: boolean;
+  /** server/policies/debug-logs. */
+  showDebugLogs: boolean;
+};
 
 export async function memberReader(db: DbOrTx, viewer: Viewer): Promise<MessageReader> {
-  return {
-    orgId: viewer.orgId,
-    principals: await principalsFor(db, viewer.orgId, viewer.email),
-    userId: viewer.userId,
-    publicView: false,
-  };
+  const [principals, showDebugLogs] = await Promise.all([
+    principalsFor(db, viewer.orgId, viewer.email),
+    viewerReadsDebugLogs(db, viewer),
+  ]);
+  return { orgId: viewer.orgId, principals, userId: viewer.userId, publicView: false, showDebugLogs };
 }
 
 /** Anyone with the link: only documents readable by anyone stay referenced. */
 export function publicReader(orgId: string): MessageReader {
-  return { orgId, principals: [PUBLIC_PRINCIPAL], userId: null, publicView: true };
+  return { orgId, principals: [PUBLIC_PRINCIPAL], userId: null, publicView: true, showDebugLogs: false };
 }
 
 /** A topic's messages in order (row_id is monotonic). */
@@ -164,6 +169,7 @@ export async function presentMessages(
       feedback: feedbackByMessage.get(row.id) ?? null,
       isReadable,
       publicView: reader.publicView,
+      showDebugLogs: reader.showDebugLogs,
     });
   });
 }
