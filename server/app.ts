@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerContext } from './context';
 import { registerErrorHandling } from './http/error-handler';
-import { registerSpa } from './http/spa';
+import { registerSecurityHeaders, registerSpa } from './http/spa';
 import { requestValidatorCompiler } from './http/validation';
 import { loggerOptions } from './logger';
 import { registerApi } from './api/routes';
@@ -39,6 +39,7 @@ export async function buildApp({ ctx, spaDir, logLevel }: BuildAppOptions): Prom
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  registerSecurityHeaders(app);
 
   registerErrorHandling(app);
   registerAccessPolicy(app);
