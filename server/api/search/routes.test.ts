@@ -403,3 +403,69 @@ describe('a revocation reaches the cached previews and suggestions at once', () 
     expect(await titlesFor(dan, 'quokka board')).toEqual([]);
   });
 });
+
+describe('documents a member cannot read change nothing the member observes', () => {
+  let org: Org;
+  let eve: User;
+  const NEAR_KESTREL = ['kestra', 'kestro', 'kestru', 'kestri', 'kestrk', 'kestrm', 'kestrn', 'kestrp'];
+  const NEAR_KESTREL_TOO = ['kestrs', 'kestrt', 'kestrv', 'kestrz', 'kestrb', 'kestrd'];
+
+  beforeAll(async () => {
+    const { db } = server.store;
+    org = await createOrg(db, { domain: 'stats.test' });
+    eve = await createUser(db, org, { email: 'eve@stats.test' });
+    tokens.set(eve, (await loginTokensFor(server.ctx, eve)).id_token);
+    const readableDocs: IndexDocument[] = Array.from({ length: 12 }, (_, i) => ({
+      source: i % 2 ? 'notion' : 'slack',
+      externalId: `open-${i}`,
+      title: `Walrus ${i % 3 ? 'budget' : 'census'} ${i}`,
+      body: `${'walrus '.repeat(1 + (i % 4))}${'budget '.repeat(1 + ((i * 7) % 5))}${'filler words here '.repeat(i % 5)}`,
+      objectType: i % 3 ? 'Articles' : 'Messages',
+      acl: ['org'],
+    }));
+    readableDocs.push({
+      source: 'notion',
+      externalId: 'bird',
+      title: 'Birds',
+      body: 'A kestrel hovers over the field.',
+      acl: ['org'],
+    });
+    await upsertDocuments(db, org.id, readableDocs);
+  });
+
+  async function observe() {
+    const search = await post<SearchResponse>(eve, '_search', { q: 'walrus budget', page_size: 20 });
+    const stat = await post<HitsStatResponse>(eve, '_hitsStat', { q: 'walrus' });
+    const typo = await post<SearchResponse>(eve, '_search', { q: 'kestrle' });
+    const suggest = await post<AutosuggestResponse>(eve, '_autosuggest', { q: 'walrus', page: 1 });
+    return {
+      hits: search.body.hits
+        .map((hit) => ({ ...hit, pins: undefined }))
+        .sort((a, b) => (a.objectID < b.objectID ? -1 : 1)),
+      hitCounts: search.body.hitCounts,
+      stat: stat.body.hitCounts,
+      correction: typo.body.query_spell_corrected,
+      typoHits: typo.body.hits.length,
+      titles: suggest.body.titles,
+    };
+  }
+
+  it('40 admin-only documents holding the member’s words: same hits, counts, suggestions and corrections', async () => {
+    const before = await observe();
+    expect(before.correction).toBe('kestrel');
+    expect(before.hits).toHaveLength(12);
+    await upsertDocuments(
+      server.store.db,
+      org.id,
+      Array.from({ length: 40 }, (_, i) => ({
+        source: i % 2 ? 'notion' : 'gdrive',
+        externalId: `hidden-${i}`,
+        title: `Walrus plan ${i}`,
+        body: `walrus walrus budget ${[...NEAR_KESTREL, ...NEAR_KESTREL_TOO].join(' ')} kestrle`,
+        objectType: 'Files',
+        acl: ['user:adam@stats.test'],
+      })),
+    );
+    expect(await observe()).toEqual(before);
+  });
+});

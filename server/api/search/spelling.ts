@@ -11,7 +11,7 @@ import type { DbOrTx } from '../../db/store';
 const WORD = /[\p{L}\p{N}_]+(?:['’.\-@][\p{L}\p{N}_]+)*/gu;
 /** Org lexemes looked at per misspelt word (the most frequent of the right length and first letters). */
 const CANDIDATE_SCAN = 5000;
-/** Candidates whose readable counts are looked up, the closest first. */
+/** Readable candidates of one distance whose readable counts are looked up. */
 const CANDIDATES_CHECKED = 12;
 /** Readable chunks counted per candidate: enough to rank, cheap to count. */
 const COUNT_CAP = 200;
@@ -159,18 +159,28 @@ export async function spellCorrect(
         distance: Math.min(editDistance(word, candidate.lexeme), editDistance(probe, candidate.lexeme)),
       }))
       .filter((candidate) => candidate.distance <= 2)
-      .sort((a, b) => a.distance - b.distance)
-      .slice(0, CANDIDATES_CHECKED);
+      .sort((a, b) => a.distance - b.distance);
     // the closest readable candidate wins, the most readable among equals: a farther one is counted only when
     // no closer one is readable (counting is the costly part, ~90 ms for a common word at 1M chunks)
     for (const distance of new Set(close.map((candidate) => candidate.distance))) {
       const group = close.filter((candidate) => candidate.distance === distance);
-      const counts = await readableCounts(
+      // which ones are counted is chosen among the readable ones: cut by the org's frequencies first, frequent
+      // words of documents the viewer cannot read would push a readable one out, and the correction with it
+      const present = await readableCounts(
         db,
         readable,
         new Map(group.map((candidate) => [candidate.lexeme, candidate.docFreq])),
+        1,
       );
-      const best = group
+      const checked = group
+        .filter((candidate) => (present.get(candidate.lexeme) ?? 0) > 0)
+        .slice(0, CANDIDATES_CHECKED);
+      const counts = await readableCounts(
+        db,
+        readable,
+        new Map(checked.map((candidate) => [candidate.lexeme, candidate.docFreq])),
+      );
+      const best = checked
         .map((candidate) => ({ ...candidate, readable: counts.get(candidate.lexeme) ?? 0 }))
         .filter((candidate) => candidate.readable > 0)
         .sort((a, b) => b.readable - a.readable || a.lexeme.localeCompare(b.lexeme))[0];
