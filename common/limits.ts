@@ -201,3 +201,8 @@ export const VERY_LIGHT_COLOUR_LIGHTNESS_ABOVE = 240;
 
 /** null chatRetentionDays: messages are kept for ever. */
 export const NO_CHAT_RETENTION_LIMIT = null;
+
+// Per-member request budgets (issue 11): far above what a person types, a wall for a script. Counted per member
+// on each instance, for REST and the chat socket alike.
+export const SEARCH_RATE_LIMIT = { max: 60, windowMs: 10 * SECOND_MS } as const;
+export const CHAT_QUESTION_RATE_LIMIT = { max: 30, windowMs: MINUTE_MS } as const;

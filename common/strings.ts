@@ -353,6 +353,7 @@ export const validation = {
   INVALID_EMAIL_ADDRESS: 'Invalid email address',
   DOMAIN_NOT_ALLOWED: 'Domain not allowed',
   WAIT_FOR_PREVIOUS_ANSWER: 'Please hold on while we generate an answer for your previous query.',
+  TOO_MANY_REQUESTS: 'Too many requests. Please wait a few seconds and try again.',
   CONNECT_APPS_FOR_APPS_MODE: 'Please connect some apps to use the Apps mode.',
   SELECT_SOURCES: 'Please select some sources from the Apps tab and try again.',
   RESEARCH_NO_ATTACHED_FILES: "Research doesn't support attached files. Please remove them and try again!",

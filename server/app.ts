@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerContext } from './context';
 import { registerErrorHandling } from './http/error-handler';
+import { registerMemberRateLimits } from './http/member-rate-limit';
 import { registerSecurityHeaders, registerSpa } from './http/spa';
 import { requestValidatorCompiler } from './http/validation';
 import { loggerOptions } from './logger';
@@ -36,6 +37,7 @@ export async function buildApp({ ctx, spaDir, logLevel }: BuildAppOptions): Prom
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('ctx', ctx);
   app.decorateRequest('viewer', null);
+  registerMemberRateLimits(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

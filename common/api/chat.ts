@@ -356,6 +356,8 @@ export const CHAT_ERROR_CODES = [
   'GENERATION_FAILED',
   /** Nothing to stop or reconnect to. */
   'NOTHING_TO_DO',
+  /** The member asked more questions than CHAT_QUESTION_RATE_LIMIT allows; nothing was written. */
+  'RATE_LIMITED',
   'INTERNAL',
 ] as const;
 export const chatErrorCodeSchema = z.enum(CHAT_ERROR_CODES);

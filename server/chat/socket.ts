@@ -29,10 +29,12 @@ import {
   type ServerMessage,
 } from '../../common/api/chat';
 import { parseRequest } from '../../common/api/input';
+import { CHAT_QUESTION_RATE_LIMIT } from '../../common/limits';
 import { validation } from '../../common/strings';
 import { authenticate } from '../auth/guard';
 import type { Viewer } from '../context';
 import { ApiError } from '../errors';
+import { takeMemberBudget } from '../http/member-rate-limit';
 import { loadLlmEnvironment } from '../llm/config';
 import { GenerationRegistry, type Generation, type Listener } from './generations';
 import {
@@ -229,6 +231,11 @@ class ChatConnection {
   }
 
   private async query(message: Extract<ClientMessage, { type: 'QUERY' }>): Promise<void> {
+    // counted before anything else, so a script sending questions into a busy topic is stopped too
+    if (takeMemberBudget(this.request.server, this.viewer!, 'chat', CHAT_QUESTION_RATE_LIMIT) !== null) {
+      this.error('RATE_LIMITED', validation.TOO_MANY_REQUESTS);
+      return;
+    }
     if (this.busy()) {
       this.error('BUSY', validation.WAIT_FOR_PREVIOUS_ANSWER);
       return;

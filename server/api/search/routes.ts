@@ -19,8 +19,10 @@ import {
   AUTOSUGGEST_CACHE_TTL_MS,
   PREVIEW_CACHE_MAX_ENTRIES,
   PREVIEW_CACHE_TTL_MS,
+  SEARCH_RATE_LIMIT,
 } from '../../../common/limits';
 import { recentVisits } from '../../db/schema';
+import { limitPerMember } from '../../http/member-rate-limit';
 import { viewerOf } from '../../policies/access';
 import { TtlLruCache } from './cache';
 import {
@@ -48,6 +50,8 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     AUTOSUGGEST_CACHE_TTL_MS,
   );
   const previews = new TtlLruCache<PreviewResponse>(PREVIEW_CACHE_MAX_ENTRIES, PREVIEW_CACHE_TTL_MS);
+  // one budget for both: autosuggest runs on every keystroke, so it is where a script would hammer
+  const searchBudget = limitPerMember('search', SEARCH_RATE_LIMIT);
 
   /**
    * The cached answer while the viewer may still read every document it names, else a fresh one: re-checking
@@ -75,6 +79,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     '/_search',
     {
       config: { access: 'signedIn' },
+      preHandler: searchBudget,
       schema: { body: searchRequestSchema, response: { 200: searchResponseSchema } },
     },
     async (request) => {
@@ -98,6 +103,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
     '/_autosuggest',
     {
       config: { access: 'signedIn' },
+      preHandler: searchBudget,
       schema: { body: autosuggestRequestSchema, response: { 200: autosuggestResponseSchema } },
     },
     async (request) => {
