@@ -1,3 +1,4 @@
+import './api/zod-without-eval';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { StrictMode } from 'react';
