@@ -1,10 +1,12 @@
 // Property: across random users, groups, ACLs and queries, nothing the search service answers (hits, facet
 // counts, suggestions, corrections, previews) ever comes from a document the user may not read, and every
-// readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 500 queries.
+// readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 500 queries. Then
+// revocations, deletions and group changes: the next preview and suggestion already follow them.
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutosuggestResponse, HitsStatResponse, SearchResponse } from '../../../common/api/search';
 import { aclGroupMembers, type Org, type User } from '../../db/schema';
-import { upsertDocuments, type IndexDocument } from '../../search';
+import { deleteDocuments, setDocumentAcl, upsertDocuments, type IndexDocument } from '../../search';
 import { lexemesOf, pick, sample, seededRandom } from '../../search/testing';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
@@ -213,4 +215,61 @@ describe('the search service under random ACLs', () => {
     // the comparison above must have covered many queries in full
     expect(pagedThrough).toBeGreaterThan(QUERIES / 3);
   }, 900_000);
+
+  it('follows every revocation, deletion and group change on the next preview and suggestion', async () => {
+    const random = seededRandom(7);
+    const { db } = server.store;
+    const deleted = new Set<string>();
+    const visibleTo = (user: User, doc: Doc) => !deleted.has(doc.id) && canRead(user, doc);
+    for (let round = 0; round < 60; round++) {
+      const user = pick(random, members);
+      const readableNow = docs.filter((doc) => visibleTo(user, doc));
+      const target = pick(random, readableNow);
+      const prefix = target.title.split(' ')[0]!.slice(0, 4);
+      const suggest = async () =>
+        (await request(user, 'POST', '_autosuggest', { q: prefix, page: 0 })).json<AutosuggestResponse>()
+          .titles;
+      // the answers are cached now
+      expect((await request(user, 'GET', `preview?objectId=${target.id}`)).statusCode).toBe(200);
+      await suggest();
+
+      const ref = { source: target.source, externalId: `p${docs.indexOf(target)}` };
+      const group = target.acl.find((p) => p.startsWith('group:') && principals.get(user.id)!.has(p));
+      const change = round % 3;
+      if (change === 0) {
+        target.acl = ['user:nobody@prop.test'];
+        await setDocumentAcl(db, org.id, ref, target.acl);
+      } else if (change === 1 || !group) {
+        deleted.add(target.id);
+        await deleteDocuments(db, org.id, [ref]);
+      } else {
+        await db
+          .delete(aclGroupMembers)
+          .where(
+            and(
+              eq(aclGroupMembers.orgId, org.id),
+              eq(aclGroupMembers.groupKey, group),
+              eq(aclGroupMembers.memberEmail, user.email),
+            ),
+          );
+        principals.get(user.id)!.delete(group);
+      }
+      const context = JSON.stringify({ round, user: user.email, change, prefix });
+      const preview = await request(user, 'GET', `preview?objectId=${target.id}`);
+      expect(preview.statusCode, context).toBe(visibleTo(user, target) ? 200 : 404);
+      const titles = await suggest();
+      for (const title of titles)
+        expect(
+          visibleTo(
+            user,
+            docs.find((doc) => doc.id === title.objectID)!,
+          ),
+          context,
+        ).toBe(true);
+      const expected = docs.filter(
+        (doc) => visibleTo(user, doc) && doc.title.split(' ').some((word) => word.startsWith(prefix)),
+      ).length;
+      expect(titles.length, context).toBe(Math.min(5, expected));
+    }
+  }, 300_000);
 });
