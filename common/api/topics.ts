@@ -30,6 +30,7 @@ export const topicMessages = {
   MESSAGE_NOT_FOUND: 'Message not found.',
   EDIT_NOT_ALLOWED: 'Only the topic owner and its members can change this topic.',
   ONLY_OWNER_CAN_DELETE: 'Only the topic owner can delete this topic.',
+  ONLY_OWNER_CAN_SHARE: 'Only the topic owner or an admin can change who can open this topic.',
   PUBLIC_TOPICS_OFF: 'Public topics are not enabled for this workspace.',
   NEEDS_SOMEONE_TAGGED: 'Tag a colleague to share this topic, or write in a topic that is already shared.',
   notAMember: (email: string) => `${email} is not a member of this workspace.`,
@@ -176,6 +177,17 @@ export const topicUpdateRequestSchema = z.union([
   z.object({ visibility: z.enum(['ORG', 'PRIVATE']) }).strict(),
 ]);
 export type TopicUpdateRequest = z.infer<typeof topicUpdateRequestSchema>;
+
+/**
+ * `GET /topics/topic/{id}/share_check`. Ours: for the share dialog's warning, whether the topic's answers draw on
+ * documents that not everyone in a wider audience may read (ORG: the workspace; PUBLIC: anyone with the link).
+ * Answered only to those who may change the access level (may_share); others get false for both.
+ */
+export const topicShareCheckResponseSchema = z.object({
+  may_share: z.boolean(),
+  narrower_sources: z.object({ ORG: z.boolean(), PUBLIC: z.boolean() }),
+});
+export type TopicShareCheckResponse = z.infer<typeof topicShareCheckResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // GET /_chatHistory?scroll_timestamp=&api_version=2

@@ -968,11 +968,10 @@ async function replaySaved(deps: ChatDeps, answer: Message, send: Listener, text
  */
 function viewerListener(deps: ChatDeps, viewer: Viewer, answerId: string, send: Listener): Listener {
   const { db } = deps.store;
-  const principals = principalsFor(db, viewer.orgId, viewer.email);
   const viewOf = async () => {
     const row = await findMessage(db, viewer.orgId, answerId);
     if (!row) return null;
-    const reader = { orgId: viewer.orgId, principals: await principals };
+    const reader = { orgId: viewer.orgId, principals: await principalsFor(db, viewer.orgId, viewer.email) };
     return answerView(row, await readableDocuments(db, reader, answerSources(row)));
   };
   let withheld: Promise<boolean> | null = null;
@@ -1012,7 +1011,9 @@ function viewerListener(deps: ChatDeps, viewer: Viewer, answerId: string, send: 
   return (message) => {
     chain = chain
       .then(() => pass(message))
-      .catch((error: unknown) => deps.log.warn({ err: error }, 'showing an answer to a reconnected reader failed'));
+      .catch((error: unknown) =>
+        deps.log.warn({ err: error }, 'showing an answer to a reconnected reader failed'),
+      );
   };
 }
 

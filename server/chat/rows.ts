@@ -25,6 +25,7 @@ import {
   type Topic,
 } from '../db/schema';
 import type { Db, DbOrTx } from '../db/store';
+import { BUILT_FROM_KEY, type BuiltFrom } from '../presenters/message';
 import type { HistoryTurn } from './prompt';
 
 export async function findTopic(db: DbOrTx, orgId: string, topicId: string): Promise<Topic | null> {
@@ -208,6 +209,24 @@ export async function loadHistory(
     .sort((a, b) => a.rowId - b.rowId)
     .filter((row) => row.text.trim())
     .map((row) => ({ sender: row.sender, text: row.text }));
+}
+
+/**
+ * Records the documents an answer is built from before any of it is written, so what each reader may see of it
+ * (presenters/message answerView) is known while it streams and after.
+ */
+export async function recordAnswerSources(
+  db: DbOrTx,
+  ids: { orgId: string; answerId: string },
+  sources: BuiltFrom,
+): Promise<void> {
+  const builtFrom: BuiltFrom = sources.map(({ id, source }) => ({ id, source }));
+  await db
+    .update(messages)
+    .set({
+      extraData: sql`${messages.extraData} || ${JSON.stringify({ [BUILT_FROM_KEY]: builtFrom })}::jsonb`,
+    })
+    .where(and(eq(messages.orgId, ids.orgId), eq(messages.id, ids.answerId)));
 }
 
 export type FinalAnswer = {

@@ -27,6 +27,7 @@ const viewer = (userId: string, overrides: Partial<TopicRelation> = {}): TopicRe
   orgId: ORG,
   isMember: false,
   isManagedBotAdmin: false,
+  isOrgAdmin: false,
   ...overrides,
 });
 

@@ -17,6 +17,8 @@ export type TopicRelation = {
   isMember: boolean;
   /** An admin of the managed bot the topic is addressed to (they watch and answer its conversations). */
   isManagedBotAdmin: boolean;
+  /** An admin of the org. */
+  isOrgAdmin: boolean;
 };
 
 export type PublicTopicsSetting = Pick<Org, 'publicTopicsEnabled' | 'flags'>;
@@ -41,9 +43,17 @@ export function canViewTopic(topic: TopicFacts, relation: TopicRelation): boolea
   return isParticipant(topic, relation) || topic.visibility === 'ORG' || topic.visibility === 'PUBLIC';
 }
 
-/** Rename, share, add members, post: the owner and the topic's members (all members are editors). */
+/** Rename, add members, post: the owner and the topic's members (all members are editors). */
 export function canEditTopic(topic: TopicFacts, relation: TopicRelation): boolean {
   return topic.orgId === relation.orgId && isParticipant(topic, relation);
+}
+
+/**
+ * Who may change who can open the topic (invite-only, workspace, public): its owner, or an admin of the org who can
+ * see it. Not its editors: widening the audience shows the owner's answers to people the owner did not choose.
+ */
+export function canShareTopic(topic: TopicFacts, relation: TopicRelation): boolean {
+  return isTopicOwner(topic, relation) || (relation.isOrgAdmin && canViewTopic(topic, relation));
 }
 
 export function canDeleteTopic(topic: TopicFacts, relation: TopicRelation): boolean {
@@ -67,6 +77,11 @@ export function requireTopicView(topic: TopicFacts, relation: TopicRelation): vo
 export function requireTopicEdit(topic: TopicFacts, relation: TopicRelation): void {
   requireTopicView(topic, relation);
   if (!canEditTopic(topic, relation)) throw forbidden(topicMessages.EDIT_NOT_ALLOWED);
+}
+
+export function requireTopicShare(topic: TopicFacts, relation: TopicRelation): void {
+  requireTopicView(topic, relation);
+  if (!canShareTopic(topic, relation)) throw forbidden(topicMessages.ONLY_OWNER_CAN_SHARE);
 }
 
 export function requireTopicDelete(topic: TopicFacts, relation: TopicRelation): void {

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Rating, ReferenceVotes } from '../../common/api/feedback';
 import {
   allReferencesSummarySchema,
@@ -7,13 +8,16 @@ import {
   referenceSchema,
   ReferenceSource,
   skillRetrievedSchema,
+  type AllReferencesSummary,
   type ChatMessage,
   type DebugLogs,
   type MessageFile,
   type Reference,
+  type SkillRetrieved,
   type TopicAccess,
 } from '../../common/api/messages';
-import { documents, type Bot, type Message, type Topic, type User } from '../db/schema';
+import { chat as chatStrings } from '../../common/strings';
+import { documents, type Bot, type Message, type Topic, type Upload, type User } from '../db/schema';
 import type { DbOrTx } from '../db/store';
 import type { Principal } from '../search';
 import { memberNameOf } from './member';
@@ -82,6 +86,95 @@ export function storedDebugLogs(row: Pick<Message, 'debugLogs'>): DebugLogs | nu
   return parsed.success ? parsed.data : null;
 }
 
+/**
+ * The documents an answer was built from (every passage its prompt held), recorded on the row's extraData under
+ * BUILT_FROM_KEY before the answer streams. Never shown: it only decides who may read the answer.
+ */
+export const BUILT_FROM_KEY = 'builtFrom';
+const builtFromSchema = z.array(z.object({ id: z.string(), source: z.string() }));
+export type BuiltFrom = z.infer<typeof builtFromSchema>;
+
+type AnswerRow = Pick<
+  Message,
+  | 'sender'
+  | 'messageText'
+  | 'references'
+  | 'allReferencesSummary'
+  | 'relatedSearches'
+  | 'skillRetrieved'
+  | 'debugLogs'
+  | 'extraData'
+>;
+
+/**
+ * Every document an answer names or drew on: the recorded sources, the references and the retrieved documents of
+ * its debug logs (answers saved before sources were recorded have only those two).
+ */
+export function answerSources(row: AnswerRow): DocumentMention[] {
+  const extra = row.extraData as Record<string, unknown> | null;
+  const recorded = builtFromSchema.safeParse(extra?.[BUILT_FROM_KEY]);
+  return [
+    ...(recorded.success ? recorded.data : []),
+    ...storedReferences(row),
+    ...(storedDebugLogs(row)?.doc_data ?? []),
+  ];
+}
+
+/** What of an answer a reader is shown: the fields of ChatMessage and ANSWER_COMPLETE that come from its sources. */
+export type AnswerView = {
+  messageText: string;
+  references: Reference[];
+  allReferencesSummary: AllReferencesSummary | null;
+  relatedSearches: string[];
+  skillRetrieved: SkillRetrieved[] | null;
+  /** The text and everything computed from the sources are withheld. */
+  withheld: boolean;
+};
+
+/**
+ * The one rule for what a reader may see of a stored message, on every read path (topic pages, chat history, one
+ * message, the public page, the chat socket's replays). An answer quotes, paraphrases and counts its sources, and
+ * its related searches and title suggestions come from their titles: when it drew on any document the reader may
+ * not read now, its text and all of that are withheld, and only the references they may read are kept. The asker
+ * is a reader like any other, so a revocation applies to them too. A user's own question is shown as written.
+ */
+export function answerView(row: AnswerRow, isReadable: (mention: DocumentMention) => boolean): AnswerView {
+  const references = storedReferences(row).filter(isReadable);
+  if (row.sender === 'ASSISTANT' && !answerSources(row).every(isReadable)) {
+    return {
+      messageText: chatStrings.ANSWER_WITHHELD,
+      references,
+      allReferencesSummary: null,
+      relatedSearches: [],
+      skillRetrieved: null,
+      withheld: true,
+    };
+  }
+  const summary = allReferencesSummarySchema.safeParse(row.allReferencesSummary);
+  const skills = skillRetrievedSchema.array().safeParse(row.skillRetrieved);
+  return {
+    messageText: row.messageText,
+    references,
+    allReferencesSummary: summary.success ? summary.data : null,
+    relatedSearches: row.relatedSearches.filter((entry): entry is string => typeof entry === 'string'),
+    skillRetrieved: skills.success ? skills.data : null,
+    withheld: false,
+  };
+}
+
+/**
+ * An attached file is shown to whoever uploaded it and to readers of the document it became: its name is the
+ * uploader's to share only as far as the file itself is shared.
+ */
+export function isFileShown(
+  file: Pick<Upload, 'creatorId' | 'documentId'>,
+  readerId: string | null,
+  isReadable: (mention: DocumentMention) => boolean,
+): boolean {
+  if (readerId !== null && file.creatorId === readerId) return true;
+  return file.documentId !== null && isReadable({ id: file.documentId, source: ReferenceSource.files });
+}
+
 /** The reader's own feedback on an answer: their thumb and their votes on its references. */
 export type ReaderFeedback = { rating: Rating; references: ReferenceVotes };
 
@@ -105,13 +198,16 @@ export type MessageParts = {
 export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
   const { publicView } = parts;
   const extra = messageExtraDataSchema.safeParse(row.extraData);
-  // feedback is per reader: never another member's rating stored on the row
-  const { messageFeedback: _stored, ...extraData } = extra.success ? extra.data : {};
+  // feedback is per reader (never another member's rating stored on the row), and the recorded sources only decide the view
+  const {
+    messageFeedback: _stored,
+    [BUILT_FROM_KEY]: _builtFrom,
+    ...extraData
+  } = extra.success ? extra.data : {};
   const debugLogs = parts.showDebugLogs && !publicView ? storedDebugLogs(row) : null;
-  const summary = allReferencesSummarySchema.safeParse(row.allReferencesSummary);
-  const skills = skillRetrievedSchema.array().safeParse(row.skillRetrieved);
   const author = row.sender === 'USER' ? parts.author : null;
-  const references = storedReferences(row).filter(parts.isReadable);
+  const view = answerView(row, parts.isReadable);
+  const { references } = view;
   return {
     row_id: row.rowId,
     message_id: row.id,
@@ -120,7 +216,7 @@ export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
     topic_title: parts.topic.topicTitle,
     topicAccess: parts.access,
     sender: row.sender,
-    messageText: row.messageText,
+    messageText: view.messageText,
     messageEncoding: 'PLAIN_TEXT',
     messageType: row.messageType ?? null,
     tsSentAt: (row.tsSentAt ?? row.createdAt).toISOString(),
@@ -136,8 +232,8 @@ export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
     bot_icon: parts.bot?.icon ?? null,
     reply_to_id: row.replyToId ?? null,
     references,
-    allReferencesSummary: summary.success ? summary.data : null,
-    relatedSearches: row.relatedSearches.filter((entry): entry is string => typeof entry === 'string'),
+    allReferencesSummary: view.allReferencesSummary,
+    relatedSearches: view.relatedSearches,
     debugLogs: debugLogs && { ...debugLogs, doc_data: debugLogs.doc_data.filter(parts.isReadable) },
     files: publicView ? [] : parts.files,
     extraData: {
@@ -146,11 +242,11 @@ export function presentMessage(row: Message, parts: MessageParts): ChatMessage {
         ? { messageFeedback: presentReaderFeedback(parts.feedback, references) }
         : {}),
     },
-    skillRetrieved: skills.success ? skills.data : null,
+    skillRetrieved: view.skillRetrieved,
     deepresearch: row.deepresearch,
     status: row.status,
     isQueryAccepted: row.isQueryAccepted ?? null,
-    isPreFinalGeneration: row.status === 'PENDING' && row.messageText.length > 0,
+    isPreFinalGeneration: row.status === 'PENDING' && row.messageText.length > 0 && !view.withheld,
     progressBar: row.progressBar === null ? null : Math.min(100, Math.max(0, Math.round(row.progressBar))),
   };
 }

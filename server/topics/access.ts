@@ -20,6 +20,7 @@ import {
   canEditTopic,
   requireTopicDelete,
   requireTopicEdit,
+  requireTopicShare,
   requireTopicView,
   type TopicRelation,
 } from '../policies/topics';
@@ -94,6 +95,7 @@ export async function loadTopic(db: DbOrTx, viewer: Viewer, topicId: string): Pr
       orgId: viewer.orgId,
       isMember: Boolean(membership),
       isManagedBotAdmin: botAdmin,
+      isOrgAdmin: viewer.admin,
     },
   };
 }
@@ -115,6 +117,13 @@ export async function topicToView(db: DbOrTx, viewer: Viewer, topicId: string): 
 export async function topicToEdit(db: DbOrTx, viewer: Viewer, topicId: string): Promise<LoadedTopic> {
   const loaded = await loadOrNotFound(db, viewer, topicId);
   requireTopicEdit(loaded.topic, loaded.relation);
+  return loaded;
+}
+
+/** 404 unless the viewer may see it, 403 unless they may change who can open it. */
+export async function topicToShare(db: DbOrTx, viewer: Viewer, topicId: string): Promise<LoadedTopic> {
+  const loaded = await loadOrNotFound(db, viewer, topicId);
+  requireTopicShare(loaded.topic, loaded.relation);
   return loaded;
 }
 

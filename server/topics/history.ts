@@ -66,7 +66,8 @@ export async function chatHistory(
   ]);
 
   const topicIds = [...new Set(rows.map((row) => row.topicId))];
-  const [org, topicRows, reader, files] = await Promise.all([
+  const reader = await memberReader(db, viewer);
+  const [org, topicRows, files] = await Promise.all([
     loadTopicOrg(db, viewer.orgId),
     topicIds.length === 0
       ? []
@@ -74,8 +75,7 @@ export async function chatHistory(
           .select()
           .from(topics)
           .where(and(eq(topics.orgId, viewer.orgId), inArray(topics.id, topicIds))),
-    memberReader(db, viewer),
-    filesByTopic(db, viewer.orgId, topicIds),
+    filesByTopic(db, reader, topicIds),
   ]);
   const views = new Map<string, TopicView>(
     topicRows.map((topic) => [topic.id, { topic, access: presentTopicAccess(topic, org) }]),

@@ -1,13 +1,16 @@
 // Changing topics (spec asking-questions §4 topic title editing, §6; shell-and-account §4.6, §7.3): rename, access
 // level, delete, and the viewer's read marker.
 import { and, eq, sql } from 'drizzle-orm';
-import type { TopicSummary, TopicUpdateRequest } from '../../common/api/topics';
+import type { TopicShareCheckResponse, TopicSummary, TopicUpdateRequest } from '../../common/api/topics';
 import type { Viewer } from '../context';
 import { topicMembers, topics, type Topic } from '../db/schema';
 import type { DbOrTx } from '../db/store';
-import { isTopicOwner, requirePublicTopicsAllowed } from '../policies/topics';
+import { canShareTopic, isTopicOwner, requirePublicTopicsAllowed } from '../policies/topics';
+import { answerSources, readableDocuments } from '../presenters/message';
 import { presentTopicSummary } from '../presenters/topic';
-import { loadTopicOrg, permissionsOf, topicToDelete, topicToEdit, topicToView } from './access';
+import { ORG_PRINCIPAL, PUBLIC_PRINCIPAL, type Principal } from '../search';
+import { loadTopicOrg, permissionsOf, topicToDelete, topicToEdit, topicToShare, topicToView } from './access';
+import { topicMessageRows } from './messages';
 
 function visibilityOf(change: TopicUpdateRequest): Partial<Pick<Topic, 'topicTitle' | 'visibility'>> | null {
   if ('is_public' in change) return { visibility: 'PUBLIC' };
@@ -25,9 +28,9 @@ export async function updateTopic(
   topicId: string,
   change: TopicUpdateRequest,
 ): Promise<TopicSummary> {
-  const loaded = await topicToEdit(db, viewer, topicId);
-  const org = await loadTopicOrg(db, viewer.orgId);
   let set = visibilityOf(change);
+  const loaded = await (set ? topicToShare : topicToEdit)(db, viewer, topicId);
+  const org = await loadTopicOrg(db, viewer.orgId);
   if ('is_public' in change) requirePublicTopicsAllowed(org);
   if ('topic_title' in change) {
     const title = change.topic_title.trim();
@@ -43,6 +46,32 @@ export async function updateTopic(
     if (updated) topic = updated;
   }
   return presentTopicSummary(topic, org, permissionsOf({ ...loaded, topic }));
+}
+
+/** Readers each wider access level lets in, as document ACLs name them. */
+const AUDIENCES = {
+  ORG: [ORG_PRINCIPAL, PUBLIC_PRINCIPAL],
+  PUBLIC: [PUBLIC_PRINCIPAL],
+} as const satisfies Record<keyof TopicShareCheckResponse['narrower_sources'], readonly Principal[]>;
+
+/** `GET /topics/topic/{id}/share_check`: whether widening the topic would show answers some new readers must not see. */
+export async function shareCheck(
+  db: DbOrTx,
+  viewer: Viewer,
+  topicId: string,
+): Promise<TopicShareCheckResponse> {
+  const loaded = await topicToView(db, viewer, topicId);
+  if (!canShareTopic(loaded.topic, loaded.relation)) {
+    return { may_share: false, narrower_sources: { ORG: false, PUBLIC: false } };
+  }
+  const rows = await topicMessageRows(db, viewer.orgId, loaded.topic.id);
+  const sources = rows.filter((row) => row.sender === 'ASSISTANT').flatMap(answerSources);
+  const narrowerFor = async (principals: readonly Principal[]) => {
+    const isReadable = await readableDocuments(db, { orgId: viewer.orgId, principals }, sources);
+    return !sources.every(isReadable);
+  };
+  const [org, open] = await Promise.all([narrowerFor(AUDIENCES.ORG), narrowerFor(AUDIENCES.PUBLIC)]);
+  return { may_share: true, narrower_sources: { ORG: org, PUBLIC: open } };
 }
 
 /** The owner deletes the topic with its messages, members and file links (the rows cascade). */

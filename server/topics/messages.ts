@@ -2,7 +2,12 @@
 // reader's feedback, which references they may still read) is loaded in one query per kind.
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { messageIdOfResponse, ratingSchema, referenceVotesOf, responseIdOf } from '../../common/api/feedback';
-import type { ChatMessage, MessageFile, TopicAccess } from '../../common/api/messages';
+import {
+  ReferenceSource,
+  type ChatMessage,
+  type MessageFile,
+  type TopicAccess,
+} from '../../common/api/messages';
 import type { TopicFile } from '../../common/api/topics';
 import type { Viewer } from '../context';
 import {
@@ -14,13 +19,14 @@ import {
   users,
   type Message,
   type Topic,
+  type Upload,
 } from '../db/schema';
 import type { DbOrTx } from '../db/store';
 import {
+  answerSources,
+  isFileShown,
   presentMessage,
   readableDocuments,
-  storedDebugLogs,
-  storedReferences,
   type ReaderFeedback,
   type ReferenceReader,
 } from '../presenters/message';
@@ -62,25 +68,43 @@ const ids = <T>(values: readonly (T | null | undefined)[]) => [
   ...new Set(values.filter((value): value is T => value !== null && value !== undefined)),
 ];
 
+/** The uploads the reader is shown (isFileShown) of those loaded. */
+async function shownFiles<F extends Pick<Upload, 'creatorId' | 'documentId'>>(
+  db: DbOrTx,
+  reader: MessageReader,
+  files: readonly F[],
+): Promise<F[]> {
+  const isReadable = await readableDocuments(
+    db,
+    reader,
+    files.flatMap((file) =>
+      file.documentId ? [{ id: file.documentId, source: ReferenceSource.files }] : [],
+    ),
+  );
+  return files.filter((file) => isFileShown(file, reader.userId, isReadable));
+}
+
 async function filesByMessage(
   db: DbOrTx,
-  orgId: string,
+  reader: MessageReader,
   messageIds: string[],
 ): Promise<Map<string, MessageFile[]>> {
   const map = new Map<string, MessageFile[]>();
-  if (messageIds.length === 0) return map;
-  const rows = await db
+  if (messageIds.length === 0 || reader.publicView) return map;
+  const loaded = await db
     .select({
       messageId: messageFiles.messageId,
       id: uploads.id,
       fileName: uploads.fileName,
       totalChunks: uploads.totalChunks,
+      creatorId: uploads.creatorId,
+      documentId: uploads.documentId,
     })
     .from(messageFiles)
     .innerJoin(uploads, eq(uploads.id, messageFiles.uploadId))
-    .where(and(eq(messageFiles.orgId, orgId), inArray(messageFiles.messageId, messageIds)))
+    .where(and(eq(messageFiles.orgId, reader.orgId), inArray(messageFiles.messageId, messageIds)))
     .orderBy(asc(uploads.createdAt), asc(uploads.id));
-  for (const row of rows) {
+  for (const row of await shownFiles(db, reader, loaded)) {
     const list = map.get(row.messageId) ?? [];
     list.push(presentMessageFile(row));
     map.set(row.messageId, list);
@@ -147,13 +171,9 @@ export async function presentMessages(
           .select({ id: bots.id, botName: bots.botName, icon: bots.icon })
           .from(bots)
           .where(and(eq(bots.orgId, reader.orgId), inArray(bots.id, botIds))),
-    filesByMessage(db, reader.orgId, messageIds),
+    filesByMessage(db, reader, messageIds),
     feedbackOf(db, reader, messageIds),
-    readableDocuments(
-      db,
-      reader,
-      rows.flatMap((row) => [...storedReferences(row), ...(storedDebugLogs(row)?.doc_data ?? [])]),
-    ),
+    readableDocuments(db, reader, rows.flatMap(answerSources)),
   ]);
   const authorById = new Map(authors.map((user) => [user.id, user]));
   const botById = new Map(botRows.map((bot) => [bot.id, bot]));
@@ -174,19 +194,20 @@ export async function presentMessages(
   });
 }
 
-/** Files attached in each topic, oldest first (the spec's topic file map). */
+/** Files attached in each topic that the reader is shown, oldest first (the spec's topic file map). */
 export async function filesByTopic(
   db: DbOrTx,
-  orgId: string,
+  reader: MessageReader,
   topicIds: readonly string[],
 ): Promise<Map<string, TopicFile[]>> {
   const map = new Map<string, TopicFile[]>(topicIds.map((id) => [id, []]));
   if (topicIds.length === 0) return map;
-  const rows = await db
+  const loaded = await db
     .select()
     .from(uploads)
-    .where(and(eq(uploads.orgId, orgId), inArray(uploads.conversationId, [...topicIds])))
+    .where(and(eq(uploads.orgId, reader.orgId), inArray(uploads.conversationId, [...topicIds])))
     .orderBy(asc(uploads.createdAt), asc(uploads.id));
-  for (const row of rows) if (row.conversationId) map.get(row.conversationId)?.push(presentTopicFile(row));
+  for (const row of await shownFiles(db, reader, loaded))
+    if (row.conversationId) map.get(row.conversationId)?.push(presentTopicFile(row));
   return map;
 }

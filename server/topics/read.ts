@@ -19,7 +19,8 @@ import { filesByTopic, memberReader, presentMessages, publicReader, topicMessage
 export async function topicById(db: DbOrTx, viewer: Viewer, topicId: string): Promise<TopicByIdResponse> {
   const loaded = await topicToView(db, viewer, topicId);
   const { topic } = loaded;
-  const [org, rows, [author], reader, files] = await Promise.all([
+  const reader = await memberReader(db, viewer);
+  const [org, rows, [author], files] = await Promise.all([
     loadTopicOrg(db, viewer.orgId),
     topicMessageRows(db, viewer.orgId, topic.id),
     topic.authorId
@@ -29,8 +30,7 @@ export async function topicById(db: DbOrTx, viewer: Viewer, topicId: string): Pr
           .where(and(eq(users.orgId, viewer.orgId), eq(users.id, topic.authorId)))
           .limit(1)
       : [],
-    memberReader(db, viewer),
-    filesByTopic(db, viewer.orgId, [topic.id]),
+    filesByTopic(db, reader, [topic.id]),
   ]);
   const access = presentTopicAccess(topic, org);
   return {

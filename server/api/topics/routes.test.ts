@@ -1,12 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  PublicTopicResponse,
-  TopicByIdResponse,
-  TopicMembersResponse,
-  TopicsResponse,
-  TopicSummary,
+import {
+  topicMessages,
+  type PublicTopicResponse,
+  type TopicByIdResponse,
+  type TopicMembersResponse,
+  type TopicShareCheckResponse,
+  type TopicsResponse,
+  type TopicSummary,
 } from '../../../common/api/topics';
+import { chat } from '../../../common/strings';
 import {
   botAdmins,
   bots,
@@ -178,9 +181,13 @@ describe('GET /topics/topicById/{id}', () => {
     const { question, answer } = await createExchange(db, topic, owen, {
       at: new Date('2024-05-01T10:00:00Z'),
     });
-    await db
-      .insert(uploads)
-      .values({ orgId: acme.id, fileName: 'policy.pdf', conversationId: topic.id, totalChunks: 4 });
+    await db.insert(uploads).values({
+      orgId: acme.id,
+      creatorId: owen.id,
+      fileName: 'policy.pdf',
+      conversationId: topic.id,
+      totalChunks: 4,
+    });
 
     const res = await call(owen, 'GET', `/topics/topicById/${topic.id}`);
     expect(res.statusCode, res.body).toBe(200);
@@ -608,4 +615,219 @@ describe('unread counts', () => {
     expect(rows).toEqual([]);
     expect((await call(olga, 'PATCH', `/topics/topic/${topic.id}/mark_as_read`)).statusCode).toBe(404);
   });
+});
+
+describe('what a reader sees of a stored answer', () => {
+  /**
+   * An answer Owen got from his private memo and the org's handbook, stored as the pipeline leaves it: the text
+   * quotes the memo, the related searches and counts come from both, and the memo is among its sources. Returns
+   * everything any endpoint could leak of the memo.
+   */
+  async function answerFromPrivateMemo(visibility: 'ORG' | 'PUBLIC', members: User[] = []) {
+    const { db } = server.store;
+    const memo = await createDocument(db, acme, {
+      title: 'Quokka merger memo',
+      acl: ['user:owen@acme.test'],
+    });
+    const handbook = await createDocument(db, acme, { title: 'Handbook', acl: ['org', 'public'] });
+    const topic = await createTopic(db, owen, { topicTitle: 'Plans', visibility, members });
+    const attachment = await createDocument(db, acme, {
+      title: 'quokka-terms.pdf',
+      acl: ['user:owen@acme.test'],
+      source: 'files',
+    });
+    const { question, answer } = await createExchange(db, topic, owen, {
+      question: 'What are we buying?',
+      answer: 'We are buying Quokka Ltd for 40M [1], as the handbook allows [2].',
+      references: [referenceTo(memo), referenceTo(handbook)],
+    });
+    await db.insert(uploads).values({
+      orgId: acme.id,
+      creatorId: owen.id,
+      fileName: 'quokka-terms.pdf',
+      conversationId: topic.id,
+      documentId: attachment.id,
+      totalChunks: 1,
+    });
+    await db
+      .update(messages)
+      .set({
+        relatedSearches: ['Quokka merger memo', 'Handbook'],
+        allReferencesSummary: {
+          app_references_count: [{ appName: 'gdrive', numDocs: 2 }],
+          app_names: ['gdrive'],
+        },
+        skillRetrieved: [{ appName: 'gdrive', numDocs: 2 }],
+        extraData: {
+          llm: 'extractive',
+          builtFrom: [memo, handbook].map((doc) => ({ id: doc.id, source: doc.source })),
+        },
+      })
+      .where(eq(messages.id, answer.id));
+    return { memo, handbook, topic, question, answer, secrets: ['quokka', memo.id, attachment.id] };
+  }
+
+  const leaks = (body: string, secrets: string[]) =>
+    secrets.filter((secret) => body.toLowerCase().includes(secret.toLowerCase()));
+
+  it('withholds the text, related searches and counts from a member who may not read a source', async () => {
+    const { db } = server.store;
+    const { topic, question, answer, secrets } = await answerFromPrivateMemo('ORG', [mia]);
+
+    for (const reader of [mia, cora]) {
+      const page = await call(reader, 'GET', `/topics/topicById/${topic.id}`);
+      expect(page.statusCode, page.body).toBe(200);
+      expect(leaks(page.body, secrets)).toEqual([]);
+      const shown = page.json<TopicByIdResponse>().messages;
+      expect(shown.find((m) => m.message_id === question.id)?.messageText).toBe('What are we buying?');
+      expect(shown.find((m) => m.message_id === answer.id)).toMatchObject({
+        messageText: chat.ANSWER_WITHHELD,
+        references: [{ title: 'Handbook' }],
+        relatedSearches: [],
+        allReferencesSummary: null,
+        skillRetrieved: null,
+      });
+      const one = await call(reader, 'GET', `/messages/message/${answer.id}`);
+      expect(one.statusCode, one.body).toBe(200);
+      expect(leaks(one.body, secrets)).toEqual([]);
+      expect(one.json()).toMatchObject({ data: { message_data: { message_text: chat.ANSWER_WITHHELD } } });
+    }
+    const history = await call(mia, 'GET', '/_chatHistory');
+    expect(history.statusCode, history.body).toBe(200);
+    expect(history.body).toContain(answer.id);
+    expect(leaks(history.body, secrets)).toEqual([]);
+
+    // the owner reads every source: he sees it all
+    const own = await call(owen, 'GET', `/topics/topicById/${topic.id}`);
+    expect(own.json<TopicByIdResponse>().messages.find((m) => m.message_id === answer.id)).toMatchObject({
+      messageText: 'We are buying Quokka Ltd for 40M [1], as the handbook allows [2].',
+      relatedSearches: ['Quokka merger memo', 'Handbook'],
+      skillRetrieved: [{ appName: 'gdrive', numDocs: 2 }],
+    });
+    expect(own.json<TopicByIdResponse>().topic_files.map((f) => f.title)).toEqual(['quokka-terms.pdf']);
+
+    // a source the answer was built from but does not cite counts as much as a cited one
+    const uncited = await createDocument(db, acme, { title: 'Board notes', acl: ['user:owen@acme.test'] });
+    const { answer: second } = await createExchange(db, topic, owen, {
+      answer: 'The board agreed.',
+      references: [],
+    });
+    await db
+      .update(messages)
+      .set({ extraData: { builtFrom: [{ id: uncited.id, source: uncited.source }] } })
+      .where(eq(messages.id, second.id));
+    const page = (await call(mia, 'GET', `/topics/topicById/${topic.id}`)).json<TopicByIdResponse>();
+    expect(page.messages.find((m) => m.message_id === second.id)?.messageText).toBe(chat.ANSWER_WITHHELD);
+  });
+
+  it('withholds the same from the asker once a source is revoked', async () => {
+    const { db } = server.store;
+    const { memo, topic, answer, secrets } = await answerFromPrivateMemo('ORG');
+    await setDocumentAcl(db, acme.id, { source: memo.source, externalId: memo.externalId }, [
+      'user:someone@acme.test',
+    ]);
+    const page = await call(owen, 'GET', `/topics/topicById/${topic.id}`);
+    expect(leaks(page.body, secrets.slice(1, 2))).toEqual([]);
+    expect(page.json<TopicByIdResponse>().messages.find((m) => m.message_id === answer.id)?.messageText).toBe(
+      chat.ANSWER_WITHHELD,
+    );
+  });
+
+  it('shows an anonymous reader of a public topic nothing of a source they may not read', async () => {
+    const { topic, answer, secrets } = await answerFromPrivateMemo('PUBLIC');
+    const res = await call(null, 'GET', `/topics/publicTopicById/${topic.id}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(leaks(res.body, secrets)).toEqual([]);
+    expect(res.json<PublicTopicResponse>().messages.find((m) => m.message_id === answer.id)).toMatchObject({
+      messageText: chat.ANSWER_WITHHELD,
+      references: [{ title: 'Handbook' }],
+      relatedSearches: [],
+      files: [],
+    });
+  });
+
+  it('shows everyone the whole answer when they may read every source', async () => {
+    const { db } = server.store;
+    const open = await createDocument(db, acme, { title: 'Open page', acl: ['public'] });
+    const topic = await createTopic(db, owen, { visibility: 'PUBLIC' });
+    const { answer } = await createExchange(db, topic, owen, {
+      answer: 'See the open page [1].',
+      references: [referenceTo(open)],
+    });
+    await db
+      .update(messages)
+      .set({
+        relatedSearches: ['Open page'],
+        extraData: { builtFrom: [{ id: open.id, source: open.source }] },
+      })
+      .where(eq(messages.id, answer.id));
+    const body = (await call(null, 'GET', `/topics/publicTopicById/${topic.id}`)).json<PublicTopicResponse>();
+    const shown = body.messages.find((m) => m.message_id === answer.id);
+    expect(shown).toMatchObject({ messageText: 'See the open page [1].', relatedSearches: ['Open page'] });
+    // what the answer was built from is never shown
+    expect(shown?.extraData).not.toHaveProperty('builtFrom');
+  });
+});
+
+describe('who may change who can open a topic', () => {
+  const patch = (user: User, id: string, body: object) => call(user, 'PATCH', `/topics/topic/${id}`, body);
+
+  it('refuses a tagged editor (403) and changes nothing; the owner and an admin may', async () => {
+    const { db } = server.store;
+    const topic = await createTopic(db, owen, { topicTitle: 'Owen’s plans', members: [mia] });
+    for (const body of [{ is_public: true }, { visibility: 'ORG' }, { visibility: 'PRIVATE' }]) {
+      const res = await patch(mia, topic.id, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(403);
+      expect(res.json()).toEqual({ code: 'FORBIDDEN', message: topicMessages.ONLY_OWNER_CAN_SHARE });
+    }
+    const [unchanged] = await db.select().from(topics).where(eq(topics.id, topic.id));
+    expect(unchanged?.visibility).toBe('INVITE_ONLY');
+    // editors keep renaming
+    expect((await patch(mia, topic.id, { topic_title: 'Renamed by Mia' })).statusCode).toBe(200);
+
+    expect((await patch(owen, topic.id, { visibility: 'ORG' })).statusCode).toBe(200);
+    await db.update(topics).set({ visibility: 'ORG' }).where(eq(topics.id, topic.id));
+    expect((await patch(mia, topic.id, { visibility: 'PRIVATE' })).statusCode).toBe(403);
+    const admin = await createUser(db, acme, { email: 'ada@acme.test', admin: true });
+    tokens.set(admin, (await loginTokensFor(server.ctx, admin)).id_token);
+    expect((await patch(admin, topic.id, { visibility: 'PRIVATE' })).statusCode).toBe(200);
+    const [closed] = await db.select().from(topics).where(eq(topics.id, topic.id));
+    expect(closed?.visibility).toBe('INVITE_ONLY');
+    // the admin can no longer see it, so cannot open it again either
+    expect((await patch(admin, topic.id, { visibility: 'ORG' })).statusCode).toBe(404);
+  });
+
+  it('tells the owner whether the answers cite sources narrower than each audience', async () => {
+    const { db } = server.store;
+    const check = async (user: User, id: string) => {
+      const res = await call(user, 'GET', `/topics/topic/${id}/share_check`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<TopicShareCheckResponse>();
+    };
+    const { topic } = await answerFromPrivateMemoFor(db);
+    expect(await check(owen, topic.id)).toEqual({
+      may_share: true,
+      narrower_sources: { ORG: true, PUBLIC: true },
+    });
+    expect(await check(mia, topic.id)).toEqual({
+      may_share: false,
+      narrower_sources: { ORG: false, PUBLIC: false },
+    });
+    expect((await call(cora, 'GET', `/topics/topic/${topic.id}/share_check`)).statusCode).toBe(404);
+
+    const orgOnly = await createDocument(db, acme, { title: 'Org page', acl: ['org'] });
+    const plain = await createTopic(db, owen);
+    await createExchange(db, plain, owen, { references: [referenceTo(orgOnly)] });
+    expect(await check(owen, plain.id)).toEqual({
+      may_share: true,
+      narrower_sources: { ORG: false, PUBLIC: true },
+    });
+  });
+
+  async function answerFromPrivateMemoFor(db: typeof server.store.db) {
+    const memo = await createDocument(db, acme, { title: 'Memo', acl: ['user:owen@acme.test'] });
+    const topic = await createTopic(db, owen, { members: [mia] });
+    await createExchange(db, topic, owen, { references: [referenceTo(memo)] });
+    return { topic };
+  }
 });

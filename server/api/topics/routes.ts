@@ -8,12 +8,13 @@ import {
   topicParamsSchema,
   topicsQuerySchema,
   topicsResponseSchema,
+  topicShareCheckResponseSchema,
   topicSummarySchema,
   topicUpdateRequestSchema,
 } from '../../../common/api/topics';
 import { viewerOf } from '../../policies/access';
 import { listTopics } from '../../topics/list';
-import { deleteTopic, markTopicRead, updateTopic } from '../../topics/manage';
+import { deleteTopic, markTopicRead, shareCheck, updateTopic } from '../../topics/manage';
 import { addTopicMember, listTopicMembers } from '../../topics/members';
 import { publicTopicById, topicById } from '../../topics/read';
 
@@ -81,6 +82,15 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => updateTopic(db, viewerOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/topics/topic/:id/share_check',
+    {
+      config: { access: 'signedIn' },
+      schema: { params: topicParamsSchema, response: { 200: topicShareCheckResponseSchema } },
+    },
+    async (request) => shareCheck(db, viewerOf(request), request.params.id),
   );
 
   app.delete(
