@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { privateAccessFromEnv, type PrivateAccess } from '../connectors/sdk';
 
 /** Everything Scout reads from its environment, parsed once at start so a bad value fails loudly and early. */
 const envSchema = z.object({
@@ -40,6 +41,8 @@ export type Config = {
   google: { clientId: string; clientSecret: string; issuerUrl: string } | null;
   captcha: { secret: string; verifyUrl: string } | null;
   selfServeSignup: boolean;
+  /** Hosts a guarded outbound fetch (an org's SSO issuer) may reach at private addresses: SCOUT_ALLOW_PRIVATE_HOSTS. */
+  allowPrivateHosts: PrivateAccess;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     captcha: e.CAPTCHA_SECRET ? { secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL } : null,
     selfServeSignup: e.SELF_SERVE_SIGNUP === 'true',
+    allowPrivateHosts: privateAccessFromEnv(env),
   };
 }

@@ -192,7 +192,10 @@ type Attempt =
 const decoder = new TextDecoder();
 
 /** The whole body, or null as soon as it (as declared, or as read so far) exceeds `maxBytes`. */
-async function readBody(response: Response, maxBytes: number | undefined): Promise<Uint8Array | null> {
+export async function readBody(
+  response: Response,
+  maxBytes: number | undefined,
+): Promise<Uint8Array<ArrayBuffer> | null> {
   if (maxBytes === undefined || response.body === null) return new Uint8Array(await response.arrayBuffer());
   const declared = Number(response.headers.get('content-length') ?? Number.NaN);
   if (declared > maxBytes) {

@@ -7,6 +7,7 @@ import {
   HttpStatusError,
   ORG_PRINCIPAL,
   RateLimitedError,
+  RefusedAddressError,
   ResponseTooLargeError,
   TransientError,
   type ConnectorContext,
@@ -19,7 +20,6 @@ import { contentHash, decodeBody, pageKind, readPage, robotsTagDirectives, type 
 import { ROBOTS_AGENT } from './robots';
 import { Site, type SiteSettings } from './site';
 import { parseSitemap, lastmodEnd } from './sitemap';
-import { RefusedAddressError } from './ssrf';
 import { looksLikeFile, normalizeUrl, originOf } from './url';
 
 export interface CrawlSettings extends SiteSettings {

@@ -5,19 +5,24 @@
 // ScoutBot (Disallow, Crawl-delay, Sitemap), reads sitemaps, records each page under its canonical URL, skips
 // noindex pages and does not follow nofollow ones, and waits between requests. Re-crawls send conditional
 // requests with the ETag and Last-Modified of the last crawl, so unchanged pages cost a 304 and yield nothing, and
-// report pages that have gone as deleted. Addresses that are not public are refused (./ssrf.ts) unless the
-// environment's SCOUT_CRAWL_ALLOW_PRIVATE ('1', or a list of host names) allows them, through the config's
-// `allowPrivateNetworks`.
+// report pages that have gone as deleted. Addresses that are not public are refused (the SDK's outbound guard)
+// unless the environment's SCOUT_ALLOW_PRIVATE_HOSTS or SCOUT_CRAWL_ALLOW_PRIVATE ('1', or a list of host names)
+// allows them, through the config's `allowPrivateNetworks`.
 import { z } from 'zod';
 import { getApp } from '../../common/catalogue';
 import { CREDENTIAL_NAMES } from '../../common/strings';
-import { InvalidUrlError, defineConnector, type ConnectorContext, type SyncBatch } from '../sdk';
+import {
+  InvalidUrlError,
+  defineConnector,
+  privateAccessFromEnv,
+  type ConnectorContext,
+  type SyncBatch,
+} from '../sdk';
 import { crawl, emptyCursor, type CrawlSettings } from './crawler';
 import { crawlCursorSchema } from './cursor';
 import { pageKind } from './page';
 import { ROBOTS_AGENT } from './robots';
 import { Site } from './site';
-import { privateAccessFromEnv } from './ssrf';
 import { normalizeUrl, originOf } from './url';
 
 const SHORTNAME = 'website';
@@ -58,7 +63,7 @@ const configSchema = z.object({
   batchSize: z.number().int().min(1).max(500).default(25),
   /**
    * Hosts that may resolve to private, loopback or link-local addresses: true for all, or a list of host names
-   * (intranet sites; tests). Read from SCOUT_CRAWL_ALLOW_PRIVATE unless given ('1', or 'wiki.corp,10.0.0.5'), and
+   * (intranet sites; tests). Read from SCOUT_ALLOW_PRIVATE_HOSTS and SCOUT_CRAWL_ALLOW_PRIVATE unless given ('1', or 'wiki.corp,10.0.0.5'), and
    * never taken from an install payload: the install route parses the payload with the website install schema
    * first, which has no such key.
    */

@@ -3,19 +3,17 @@
 import {
   HttpStatusError,
   ResponseTooLargeError,
+  assertPublicHost,
+  createGuardedDispatcher,
   type ConnectorContext,
+  type GuardedDispatcher,
   type HttpClient,
   type HttpResponse,
+  type PrivateAccess,
   type RetryPolicy,
 } from '../sdk';
 import { MAX_PAGE_BYTES } from './page';
 import { ALLOW_ALL, ROBOTS_AGENT, parseRobots, type RobotsRules } from './robots';
-import {
-  assertPublicHost,
-  createGuardedDispatcher,
-  type GuardedDispatcher,
-  type PrivateAccess,
-} from './ssrf';
 import { normalizeUrl, originOf } from './url';
 
 export const USER_AGENT = `Mozilla/5.0 (compatible; ${ROBOTS_AGENT}/1.0)`;

@@ -48,13 +48,14 @@ export function ssoSecretContext(orgId: string): string {
   return `sso-oidc:${orgId}`;
 }
 
-export function ssoClientSettings(config: SsoConfig): OidcClientSettings {
+export function ssoClientSettings(config: SsoConfig, serverConfig: Config): OidcClientSettings {
   return {
     issuer: config.issuer,
     clientId: config.clientId,
     clientSecret: config.clientSecretEncrypted
       ? decryptSecret(config.clientSecretEncrypted, ssoSecretContext(config.orgId))
       : null,
+    privateAccess: serverConfig.allowPrivateHosts,
   };
 }
 
@@ -64,6 +65,7 @@ function googleSettings(config: Config): OidcClientSettings {
     issuer: config.google.issuerUrl,
     clientId: config.google.clientId,
     clientSecret: config.google.clientSecret,
+    privateAccess: true,
   };
 }
 
@@ -120,7 +122,7 @@ export async function beginSsoSignIn(
   if (!sso) throw new ApiError(501, 'NOT_IMPLEMENTED', auth.SSO_NOT_SUPPORTED);
   const { url, cookie } = await beginOAuthSignIn(ctx, {
     target: { provider: 'sso', orgId: sso.orgId },
-    settings: ssoClientSettings(sso),
+    settings: ssoClientSettings(sso, ctx.config),
     origin: query.origin,
     loginHint: query.email,
     log,
@@ -164,7 +166,7 @@ async function settingsOf(ctx: Pick<ServerContext, 'config' | 'store'>, flow: OA
   // The org may have removed its SSO configuration since the sign-in started.
   const sso = await findSsoConfig(ctx.store.db, flow.orgId);
   if (!sso) throw failed(auth.SSO_NOT_SUPPORTED);
-  return ssoClientSettings(sso);
+  return ssoClientSettings(sso, ctx.config);
 }
 
 /**

@@ -1,12 +1,23 @@
 /**
  * OpenID Connect sign-in through openid-client: discovery, the authorization address with state, nonce and PKCE
  * (S256), and the code exchange, whose ID token openid-client checks (issuer, audience, expiry, nonce). Used for
- * Google and for each org's own identity provider.
+ * Google and for each org's own identity provider. Every request (discovery, token, keys) goes through the outbound
+ * guard: an org admin types the issuer, and the provider's metadata names the other endpoints.
  */
 import { createHash } from 'node:crypto';
 import * as client from 'openid-client';
+import { createGuardedFetch, type PrivateAccess } from '../../connectors/sdk';
 
-export type OidcClientSettings = { issuer: string; clientId: string; clientSecret: string | null };
+export type OidcClientSettings = {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | null;
+  /**
+   * Where the provider may be besides public addresses: `true` for the operator's own issuer (GOOGLE_ISSUER_URL),
+   * the operator's allow-list (SCOUT_ALLOW_PRIVATE_HOSTS) for one an org admin typed.
+   */
+  privateAccess: PrivateAccess;
+};
 
 /** What the browser carries between the authorization request and the callback (sealed in a cookie). */
 export type AuthorizationChecks = { state: string; nonce: string; verifier: string };
@@ -34,13 +45,31 @@ export function oidcConfiguration(
   return config;
 }
 
+// One per allow-list, so that each keeps one connection pool for the life of the process.
+const guardedFetches = new Map<string, client.CustomFetch>();
+
+function guardedFetchFor(access: PrivateAccess): client.CustomFetch {
+  const key = JSON.stringify(access);
+  let custom = guardedFetches.get(key);
+  if (!custom) {
+    const guarded = createGuardedFetch({ access });
+    // openid-client types a body as any Uint8Array, the DOM typing of fetch only one over an ArrayBuffer; they
+    // are the same thing to Node's fetch.
+    custom = (url, options) => guarded(url, options as RequestInit);
+    guardedFetches.set(key, custom);
+  }
+  return custom;
+}
+
 async function discover(settings: OidcClientSettings): Promise<client.Configuration> {
   const issuer = new URL(settings.issuer);
   // Plain http is accepted only for identity providers on this machine (the settings schema checks that).
   const execute = issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [];
+  const guarded = guardedFetchFor(settings.privateAccess);
   const found = await client.discovery(issuer, settings.clientId, undefined, client.None(), {
     execute,
     timeout: DISCOVERY_TIMEOUT_SECONDS,
+    [client.customFetch]: guarded,
   });
   if (!settings.clientSecret) return found;
   // client_secret_basic is the OpenID default; post only for a provider that says it takes nothing else.
@@ -51,6 +80,7 @@ async function discover(settings: OidcClientSettings): Promise<client.Configurat
       ? client.ClientSecretPost(settings.clientSecret)
       : client.ClientSecretBasic(settings.clientSecret);
   const config = new client.Configuration(metadata, settings.clientId, undefined, authentication);
+  config[client.customFetch] = guarded;
   for (const apply of execute) apply(config);
   return config;
 }

@@ -19,6 +19,8 @@ beforeAll(async () => {
       GOOGLE_CLIENT_ID: idp.clientId,
       GOOGLE_CLIENT_SECRET: idp.clientSecret,
       GOOGLE_ISSUER_URL: idp.issuer,
+      // The org's SSO issuer below is the same local provider, which the outbound guard refuses unless allowed.
+      SCOUT_ALLOW_PRIVATE_HOSTS: '127.0.0.1',
     },
   });
   const corp = await createOrg(server.store.db, { domain: 'corp.test' });

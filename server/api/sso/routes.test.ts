@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authMessages } from '../../../common/api/auth';
+import { startFakeServer, type FakeServer } from '../../../connectors/sdk/fake-server';
 import { ssoSecretContext } from '../../auth/oauth-sign-in';
 import { startOidcProvider, type TestOidcProvider } from '../../auth/testing/oidc-provider';
 import { ssoConfigs, type Org } from '../../db/schema';
@@ -16,7 +17,8 @@ let memberToken: string;
 
 beforeAll(async () => {
   idp = await startOidcProvider({ person: { email: 'a@sso-admin.test' } });
-  server = await createTestServer();
+  // The test identity provider is on 127.0.0.1, which the outbound guard refuses unless the operator allows it.
+  server = await createTestServer({ env: { SCOUT_ALLOW_PRIVATE_HOSTS: '127.0.0.1' } });
   org = await createOrg(server.store.db, { domain: 'sso-admin.test', plan: 'ENTERPRISE' });
   const admin = await createUser(server.store.db, org, { email: 'admin@sso-admin.test', admin: true });
   const member = await createUser(server.store.db, org, { email: 'member@sso-admin.test' });
@@ -94,5 +96,90 @@ describe('sso-oidc', () => {
     const res = await call('GET', undefined, memberToken);
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('ADMIN_REQUIRED');
+  });
+});
+
+describe('sso-oidc discovery through the outbound guard', () => {
+  let guarded: TestServer;
+  let guardedAdminToken: string;
+  let local: FakeServer;
+
+  beforeAll(async () => {
+    guarded = await createTestServer();
+    const guardedOrg = await createOrg(guarded.store.db, { domain: 'sso-guard.test', plan: 'ENTERPRISE' });
+    const admin = await createUser(guarded.store.db, guardedOrg, {
+      email: 'admin@sso-guard.test',
+      admin: true,
+    });
+    guardedAdminToken = (await loginTokensFor(guarded.ctx, admin)).id_token;
+    local = await startFakeServer();
+    const discovery = (issuer: string) => ({
+      json: {
+        issuer,
+        authorization_endpoint: `${issuer}/authorize`,
+        token_endpoint: `${issuer}/token`,
+        jwks_uri: `${issuer}/jwks`,
+        response_types_supported: ['code'],
+      },
+    });
+    local.route('GET', '/.well-known/openid-configuration', (request) => discovery(request.origin));
+    local.route('GET', '/internal/.well-known/openid-configuration', (request) =>
+      discovery(`${request.origin}/internal`),
+    );
+    local.route('GET', '/bounce/.well-known/openid-configuration', (request) => ({
+      status: 302,
+      headers: {
+        location: `http://localhost:${new URL(request.origin).port}/.well-known/openid-configuration`,
+      },
+    }));
+  });
+  afterAll(async () => {
+    await guarded.close();
+    await local.close();
+  });
+
+  const post = (target: TestServer, token: string, issuer: string) =>
+    target.app.inject({
+      method: 'POST',
+      url: '/api/v1/sso-oidc',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { issuer, client_id: 'c' },
+    });
+
+  it('refuses an issuer at a loopback or private address, or a name resolving to one, without a request', async () => {
+    const port = new URL(local.url).port;
+    for (const issuer of [
+      `http://127.0.0.1:${port}/internal?admin=1`,
+      `http://localhost:${port}/internal`,
+      `http://[::1]:${port}/internal`,
+      `https://[::ffff:127.0.0.1]:${port}/internal`,
+      'https://10.0.0.1/internal',
+      'https://169.254.169.254/latest',
+    ]) {
+      const refused = await post(guarded, guardedAdminToken, issuer);
+      expect(refused.statusCode, issuer).toBe(400);
+      expect(refused.json(), issuer).toEqual({
+        code: 'BAD_REQUEST',
+        message: authMessages.SSO_DISCOVERY_FAILED,
+      });
+    }
+    expect(local.requests).toEqual([]);
+    const none = await guarded.app.inject({
+      method: 'GET',
+      url: '/api/v1/sso-oidc',
+      headers: { authorization: `Bearer ${guardedAdminToken}` },
+    });
+    expect(none.json()).toEqual({ config: null });
+  });
+
+  it('follows no redirect from an allowed issuer to an address the allow-list does not name', async () => {
+    local.clearLog();
+    const port = new URL(local.url).port;
+    const bounced = await post(server, adminToken, `http://127.0.0.1:${port}/bounce`);
+    expect(bounced.statusCode).toBe(400);
+    expect(local.requests.map((request) => request.path)).toEqual([
+      '/bounce/.well-known/openid-configuration',
+    ]);
+    expect((await call('GET')).json()).toEqual({ config: null });
   });
 });

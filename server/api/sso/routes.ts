@@ -70,6 +70,7 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
         issuer: body.issuer,
         clientId: body.client_id,
         clientSecret: body.client_secret ?? null,
+        privateAccess: ctx.config.allowPrivateHosts,
       });
       const [row] = await db
         .insert(ssoConfigs)
@@ -100,8 +101,9 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!current) throw notFound(authMessages.SSO_NOT_CONFIGURED);
       const { client_secret: newSecret } = body;
       if (body.issuer !== undefined || body.client_id !== undefined || newSecret !== undefined) {
-        const known = ssoClientSettings(current);
+        const known = ssoClientSettings(current, ctx.config);
         await checkIssuer({
+          ...known,
           issuer: body.issuer ?? known.issuer,
           clientId: body.client_id ?? known.clientId,
           clientSecret: newSecret === undefined ? known.clientSecret : newSecret,

@@ -8,14 +8,7 @@ import { silentLogger } from '../sdk/logger';
 import { collect } from '../sdk/testing';
 import { html, startFakeSite, type FakeSite } from './fake';
 import { websiteConnector } from './index';
-import {
-  RefusedAddressError,
-  assertPublicHost,
-  createGuardedDispatcher,
-  isPublicAddress,
-  privateAccessFromEnv,
-  type Resolver,
-} from './ssrf';
+import { RefusedAddressError, createGuardedDispatcher } from '../sdk/outbound-guard';
 
 let site: FakeSite;
 
@@ -40,102 +33,6 @@ function context(url: string, allowPrivateNetworks?: boolean | string[]) {
   });
 }
 
-/** A resolver for names the test controls; it fails loudly if asked about anything else. */
-const resolverOf =
-  (answers: Record<string, string[]>): Resolver =>
-  async (hostname) => {
-    const addresses = answers[hostname];
-    if (!addresses) throw new Error(`unexpected lookup of ${hostname}`);
-    return addresses;
-  };
-
-const neverResolve: Resolver = async (hostname) => {
-  throw new Error(`an IP literal was resolved: ${hostname}`);
-};
-
-describe('isPublicAddress', () => {
-  it('passes public unicast addresses only', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:93.184.216.34']) {
-      expect(isPublicAddress(address), address).toBe(true);
-    }
-    const refused = [
-      '127.0.0.1', // loopback
-      '127.255.0.9',
-      '10.1.2.3', // private
-      '172.16.0.1',
-      '172.31.255.255',
-      '192.168.1.1',
-      '169.254.169.254', // link-local: cloud metadata
-      '100.64.0.1', // carrier-grade NAT
-      '0.0.0.0', // unspecified
-      '224.0.0.1', // multicast
-      '255.255.255.255', // broadcast
-      '192.0.2.1', // documentation
-      '::1', // loopback
-      '::', // unspecified
-      'fe80::1', // link-local
-      'fd00::1', // unique local
-      'fc00::1',
-      'ff02::1', // multicast
-      '::ffff:127.0.0.1', // IPv4-mapped loopback
-      '::ffff:10.0.0.1',
-      '::ffff:169.254.169.254',
-      '64:ff9b::a00:1', // NAT64 of 10.0.0.1
-      '2002:a9fe:a9fe::1', // 6to4 of 169.254.169.254
-      'not an address',
-    ];
-    for (const address of refused) expect(isPublicAddress(address), address).toBe(false);
-  });
-});
-
-describe('assertPublicHost', () => {
-  it('refuses private IP literals without resolving anything', async () => {
-    for (const url of [
-      'http://127.0.0.1/',
-      'http://10.0.0.8:8080/admin',
-      'http://169.254.169.254/latest/meta-data/',
-      'http://[::1]/',
-      'http://[::ffff:a9fe:a9fe]/',
-      'http://0x7f.1/',
-      'http://[fd12:3456::1]/',
-    ]) {
-      await expect(assertPublicHost(new URL(url), false, neverResolve), url).rejects.toBeInstanceOf(
-        RefusedAddressError,
-      );
-    }
-  });
-
-  it('refuses a name if any of its addresses is not public, and accepts a public one', async () => {
-    const resolve = resolverOf({
-      'mixed.test': ['93.184.216.34', '10.0.0.1'],
-      'public.test': ['93.184.216.34'],
-    });
-    await expect(assertPublicHost(new URL('https://mixed.test/'), false, resolve)).rejects.toThrow(
-      'refusing to crawl mixed.test: 10.0.0.1 is not a public address',
-    );
-    await expect(assertPublicHost(new URL('https://public.test/'), false, resolve)).resolves.toBeUndefined();
-  });
-
-  it('asks the system resolver, so localhost is refused', async () => {
-    await expect(assertPublicHost(new URL('http://localhost/'))).rejects.toBeInstanceOf(RefusedAddressError);
-  });
-
-  it('lets the hosts SCOUT_CRAWL_ALLOW_PRIVATE names through, and only those', async () => {
-    expect(privateAccessFromEnv(undefined)).toBe(false);
-    expect(privateAccessFromEnv('0')).toBe(false);
-    expect(privateAccessFromEnv('1')).toBe(true);
-    expect(privateAccessFromEnv(' Wiki.Corp, [::1] ,')).toEqual(['wiki.corp', '::1']);
-    const resolve = resolverOf({ 'wiki.corp': ['10.0.0.5'], 'other.corp': ['10.0.0.6'] });
-    await expect(
-      assertPublicHost(new URL('http://wiki.corp/'), ['wiki.corp'], resolve),
-    ).resolves.toBeUndefined();
-    await expect(assertPublicHost(new URL('http://[::1]/'), ['::1'], neverResolve)).resolves.toBeUndefined();
-    await expect(
-      assertPublicHost(new URL('http://other.corp/'), ['wiki.corp'], resolve),
-    ).rejects.toBeInstanceOf(RefusedAddressError);
-  });
-});
-
 describe('the crawler with the guard on', () => {
   it('refuses 127.0.0.1, [::1] and localhost before connecting, at validate and at sync', async () => {
     for (const host of ['127.0.0.1', '[::1]', 'localhost']) {
@@ -152,8 +49,9 @@ describe('the crawler with the guard on', () => {
     expect(site.server.requests).toEqual([]);
   });
 
-  it('is on unless SCOUT_CRAWL_ALLOW_PRIVATE says otherwise', async () => {
+  it('is on unless SCOUT_ALLOW_PRIVATE_HOSTS or SCOUT_CRAWL_ALLOW_PRIVATE says otherwise', async () => {
     vi.stubEnv('SCOUT_CRAWL_ALLOW_PRIVATE', '');
+    vi.stubEnv('SCOUT_ALLOW_PRIVATE_HOSTS', '');
     await expect(collect(websiteConnector.fullSync(context(`${site.url}/`)))).rejects.toBeInstanceOf(
       RefusedAddressError,
     );
@@ -161,6 +59,10 @@ describe('the crawler with the guard on', () => {
     vi.stubEnv('SCOUT_CRAWL_ALLOW_PRIVATE', '1');
     const batches = await collect(websiteConnector.fullSync(context(`${site.url}/`)));
     expect(batches.flatMap((batch) => batch.documents)).toHaveLength(2);
+    vi.stubEnv('SCOUT_CRAWL_ALLOW_PRIVATE', '');
+    vi.stubEnv('SCOUT_ALLOW_PRIVATE_HOSTS', '127.0.0.1');
+    const allowed = await collect(websiteConnector.fullSync(context(`${site.url}/`)));
+    expect(allowed.flatMap((batch) => batch.documents)).toHaveLength(2);
   });
 
   it('checks every redirect target: an allowed host cannot redirect the crawl to a refused one', async () => {

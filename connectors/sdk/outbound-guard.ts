@@ -1,30 +1,34 @@
-// The crawler fetches URLs that a user typed and that web pages chose, from inside the organisation's network. Left
-// alone it would fetch http://169.254.169.254/ (cloud credentials), http://localhost:5432/ or an intranet admin
-// page for anyone who can add a website. So every address it connects to must be a public unicast address:
-//   1. before each request (the start URL, every redirect hop, every page, robots.txt and sitemaps), the host is
-//      resolved — every address it has — and refused if any address is not public; IP literals are checked as is;
+// Scout fetches some URLs that a user typed or a web page chose, from inside the organisation's network: a website
+// to crawl, an org's OpenID issuer (discovery, token and key endpoints). Left alone such a fetch would reach
+// http://169.254.169.254/ (cloud credentials), http://localhost:5432/ or an intranet admin page for anyone who can
+// add a website or configure SSO. So every address a guarded fetch connects to must be a public unicast address:
+//   1. before each request (and each redirect hop a caller chooses to follow), the host is resolved — every address
+//      it has — and refused if any address is not public; IP literals are checked as is;
 //   2. at connection time, the guarded dispatcher's `lookup` checks the addresses the socket will really use, so
 //      a name that resolved to a public address for check 1 and to 127.0.0.1 a moment later (DNS rebinding) is
 //      refused too. Check 1 alone would leave that window open; check 2 alone would not cover IP literals, which
 //      never go through lookup.
-// SCOUT_CRAWL_ALLOW_PRIVATE (through the connector's config, `allowPrivateNetworks`) relaxes both, for a deployment
-// that means to index intranet sites and for tests against a local server: '1' allows every address, a
-// comma-separated list of host names ('wiki.corp,10.0.0.5') allows those hosts only, so that an intranet wiki can
-// be crawled without opening the cloud metadata address too.
+// URLs from the operator's own environment (an LLM, the embeddings API, web search, CAPTCHA) are trusted and not
+// guarded. The operator relaxes the guard with SCOUT_ALLOW_PRIVATE_HOSTS (SCOUT_CRAWL_ALLOW_PRIVATE, its older
+// name, still counts): '1' allows every address, a comma-separated list of host names ('wiki.corp,10.0.0.5') allows
+// those hosts only, so that an intranet wiki or identity provider is reachable without opening the cloud metadata
+// address too.
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { FatalSourceError, TransientError, type ConnectorLogger, type HttpDispatcher } from '../sdk';
+import { FatalSourceError, ResponseTooLargeError, TransientError } from './errors';
+import { readBody, type HttpDispatcher } from './http';
+import { silentLogger, type ConnectorLogger } from './logger';
 
-export const ALLOW_PRIVATE_ENV = 'SCOUT_CRAWL_ALLOW_PRIVATE';
+export const ALLOW_PRIVATE_ENV = 'SCOUT_ALLOW_PRIVATE_HOSTS';
+/** The crawler's variable from before every outbound fetch was guarded; read as well as ALLOW_PRIVATE_ENV. */
+export const CRAWL_ALLOW_PRIVATE_ENV = 'SCOUT_CRAWL_ALLOW_PRIVATE';
 
 /** Which hosts may resolve to non-public addresses: all (true), none (false), or these names. */
 export type PrivateAccess = boolean | readonly string[];
 
-/** Reads SCOUT_CRAWL_ALLOW_PRIVATE: '1' or 'true' allows all, a list of host names allows those, anything else none. */
-export function privateAccessFromEnv(
-  value: string | undefined = process.env[ALLOW_PRIVATE_ENV],
-): PrivateAccess {
+/** One variable's value: '1' or 'true' allows all, a list of host names allows those, anything else none. */
+export function parsePrivateAccess(value: string | undefined): PrivateAccess {
   const trimmed = (value ?? '').trim().toLowerCase();
   if (trimmed === '1' || trimmed === 'true') return true;
   if (trimmed === '' || trimmed === '0' || trimmed === 'false') return false;
@@ -34,18 +38,28 @@ export function privateAccessFromEnv(
     .filter(Boolean);
 }
 
+/** What SCOUT_ALLOW_PRIVATE_HOSTS and SCOUT_CRAWL_ALLOW_PRIVATE allow together. */
+export function privateAccessFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): PrivateAccess {
+  const both = [parsePrivateAccess(env[ALLOW_PRIVATE_ENV]), parsePrivateAccess(env[CRAWL_ALLOW_PRIVATE_ENV])];
+  if (both.some((access) => access === true)) return true;
+  const hosts = [...new Set(both.flatMap((access) => (typeof access === 'boolean' ? [] : access)))];
+  return hosts.length === 0 ? false : hosts;
+}
+
 /** Whether the guard lets this host (as a resolver takes it: no brackets) reach any address. */
 export function isExemptHost(host: string, access: PrivateAccess): boolean {
   return access === true || (access !== false && access.includes(host.toLowerCase()));
 }
 
-/** The crawler will not connect there: the address is not a public one. */
+/** The guard will not connect there: the address is not a public one. */
 export class RefusedAddressError extends FatalSourceError {
   constructor(
     readonly host: string,
     readonly address: string,
   ) {
-    super(`refusing to crawl ${host}: ${address} is not a public address`);
+    super(`refusing to connect to ${host}: ${address} is not a public address`);
   }
 }
 
@@ -179,9 +193,70 @@ export async function createGuardedDispatcher(
   if (!Agent) {
     logger.warn(
       {},
-      'no undici Agent to vet connection addresses; the crawler checks addresses before requests only',
+      'no undici Agent to vet connection addresses; the outbound guard checks addresses before requests only',
     );
     return undefined;
   }
   return new Agent({ connect: { lookup: guardedLookup(access) } });
+}
+
+/** A fetch for libraries that take one (openid-client's customFetch): Node's fetch, guarded and bounded. */
+export type GuardedFetch = (input: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface GuardedFetchOptions {
+  readonly access: PrivateAccess;
+  /** The whole exchange, body included; the caller's own signal may end it sooner. */
+  readonly timeoutMs?: number;
+  /** The largest body read; a larger one fails with ResponseTooLargeError instead of filling memory. */
+  readonly maxBodyBytes?: number;
+  readonly logger?: ConnectorLogger;
+  /** Check 1's resolver; check 2 always asks the system's, as the connection does. */
+  readonly resolve?: Resolver;
+}
+
+export const GUARDED_FETCH_TIMEOUT_MS = 30_000;
+/** Ample for what guarded callers read (OpenID metadata, key sets, token answers). */
+export const GUARDED_FETCH_MAX_BODY_BYTES = 1024 * 1024;
+
+/** They describe the body as it crossed the wire, not the decoded bytes handed on. */
+const WIRE_HEADERS = ['content-encoding', 'content-length', 'transfer-encoding'];
+
+/**
+ * Checks 1 and 2 on every request, through one dispatcher made on first use. Redirects are never followed: the 3xx
+ * is handed back, and a hop the caller chooses to take is a new request, checked as the first was.
+ */
+export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
+  const {
+    access,
+    timeoutMs = GUARDED_FETCH_TIMEOUT_MS,
+    maxBodyBytes = GUARDED_FETCH_MAX_BODY_BYTES,
+    logger = silentLogger,
+    resolve = systemResolver,
+  } = options;
+  let dispatcher: Promise<GuardedDispatcher | undefined> | undefined;
+  return async (input, init = {}) => {
+    const url = new URL(input);
+    await assertPublicHost(url, access, resolve);
+    dispatcher ??= access === true ? Promise.resolve(undefined) : createGuardedDispatcher(access, logger);
+    const via = await dispatcher;
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    // `dispatcher` is Node's extension of RequestInit, absent from the DOM typing this project compiles with.
+    const guarded = {
+      ...init,
+      redirect: 'manual',
+      signal,
+      ...(via ? { dispatcher: via } : {}),
+    } as RequestInit;
+    const response = await fetch(url, guarded);
+    const body = await readBody(response, maxBodyBytes);
+    if (body === null) throw new ResponseTooLargeError(init.method ?? 'GET', url.pathname, maxBodyBytes);
+    const headers = new Headers(response.headers);
+    for (const name of WIRE_HEADERS) headers.delete(name);
+    return new Response(body.byteLength === 0 ? null : body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  };
 }
