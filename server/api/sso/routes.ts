@@ -45,7 +45,9 @@ export const ssoRoutes: FastifyPluginAsyncZod = async (app) => {
     }
     try {
       await oidcConfiguration(settings);
-    } catch {
+    } catch (err) {
+      // The admin sees one message; the operator learns here whether the outbound guard refused the address.
+      app.log.warn({ err, issuer: settings.issuer }, 'OpenID discovery failed');
       throw badRequest(authMessages.SSO_DISCOVERY_FAILED);
     }
   }
