@@ -40,7 +40,7 @@ beforeAll(async () => {
       firstName: 'Alice',
       lastName: 'Asker',
       admin: true,
-      flags: { chatReconnect: true },
+      flags: { chatReconnect: true, debugLogs: true },
     })
   ).tokens;
   // A connected app for the Apps popover: an org-wide custom-api connection, installed as the admin would.

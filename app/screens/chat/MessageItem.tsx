@@ -262,7 +262,8 @@ function DebugLogsPanel({ logs }: { logs: DebugLogs }) {
           )}
           {logs.doc_data.map((doc) => (
             <Text key={doc.id} size="xs" ff="monospace">
-              {doc.score === null ? '     ' : doc.score.toFixed(3)} {sourceLabel(doc.source)} · {doc.title}
+              {doc.score === null ? '   ' : `#${doc.score}`.padStart(3)} {sourceLabel(doc.source)} ·{' '}
+              {doc.title}
             </Text>
           ))}
         </Stack>
