@@ -45,6 +45,14 @@ describe('security headers', () => {
     }
   });
 
+  it("keep the app's policy on a 304, whose headers the browser lays over the cached page", async () => {
+    const first = await server.app.inject({ method: 'GET', url: '/chat' });
+    const validators = { 'if-none-match': String(first.headers.etag) };
+    const again = await server.app.inject({ method: 'GET', url: '/chat', headers: validators });
+    expect(again.statusCode).toBe(304);
+    expect(again.headers['content-security-policy']).toBe(first.headers['content-security-policy']);
+  });
+
   it('are on every other answer too: assets, API answers, API errors and unknown paths', async () => {
     const answers = await Promise.all([
       server.app.inject({ method: 'GET', url: '/assets/app.js' }),

@@ -39,8 +39,10 @@ const NON_APP_POLICY = "default-src 'none'; frame-ancestors 'none'";
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const appPolicy = appContentSecurityPolicy(app.ctx.config.publicUrl);
   app.addHook('onSend', async (_request, reply) => {
-    const type = String(reply.getHeader('content-type') ?? '');
-    reply.header('content-security-policy', type.startsWith('text/html') ? appPolicy : NON_APP_POLICY);
+    // A 304 has no type, and the browser lays its headers over the cached page's: it must carry the app's policy.
+    const type = reply.getHeader('content-type');
+    const notApp = type !== undefined && !String(type).startsWith('text/html');
+    reply.header('content-security-policy', notApp ? NON_APP_POLICY : appPolicy);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');
