@@ -1,4 +1,8 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ServerMessage } from '../../common/api/chat';
+import { chat } from '../../common/strings';
+import { topics } from '../db/schema';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
 import { startChatHarness, type ChatHarness } from './testing/harness';
@@ -10,7 +14,11 @@ let privateId: string;
 function respond(request: RecordedRequest): ScriptedReply {
   if (request.messages[0]?.content === SUGGESTIONS_SYSTEM_PROMPT) return { text: 'TITLE: Salary bands' };
   // cites every number it could: only sources in the prompt may come back as references
-  return { text: 'Salaries follow the published bands [1][2][3].' };
+  const reply = 'Salaries follow the published bands [1][2][3].';
+  // a question asked 'slowly' streams slowly enough for a colleague to join while it is written
+  return JSON.stringify(request.messages).includes('slowly')
+    ? { text: reply, delayMs: 100 }
+    : { text: reply };
 }
 
 beforeAll(async () => {
@@ -61,4 +69,60 @@ it('never lets a document the asker cannot read into the prompt or the reference
   const bobPrompt = h.model!.requests.slice(before).find((request) => request.stream)!;
   expect(JSON.stringify(bobPrompt.messages)).toContain('zanzibar');
   await bob.close();
+});
+
+/** What of Bob's private review reached a socket: its title, its id, its app's count. */
+function privateTraces(received: readonly ServerMessage[]): string[] {
+  const text = JSON.stringify(received);
+  return ['Salary review for Bob', privateId, 'gdrive', 'zanzibar'].filter((secret) => text.includes(secret));
+}
+
+it('replays a saved answer to a colleague without anything of a source they may not read', async () => {
+  const bob = await h.connect(h.bobToken);
+  bob.send({ type: 'QUERY', query: 'salary review bands' });
+  const answered = await bob.next('ANSWER_COMPLETE');
+  expect(privateTraces([answered])).not.toEqual([]);
+  await bob.close();
+  const { db } = h.server.store;
+  await db.update(topics).set({ visibility: 'ORG' }).where(eq(topics.id, answered.conversation_id));
+
+  const alice = await h.connect(h.aliceToken);
+  alice.send({ type: 'RECONNECT', message_id: answered.message_id });
+  const complete = await alice.next('ANSWER_COMPLETE');
+  await alice.next('ANSWER_SAVED');
+  expect(complete).toMatchObject({
+    messageText: chat.ANSWER_WITHHELD,
+    references: [{ id: orgWideId }],
+    relatedSearches: [],
+    skillRetrieved: [],
+    allReferencesSummary: { app_references_count: [], app_names: [] },
+  });
+  expect(alice.text()).toBe(chat.ANSWER_WITHHELD);
+  expect(privateTraces(alice.messages)).toEqual([]);
+  await alice.close();
+
+  // Bob may read every source: his replay is the answer he got
+  const again = await h.connect(h.bobToken);
+  again.send({ type: 'RECONNECT', message_id: answered.message_id });
+  expect((await again.next('ANSWER_COMPLETE')).messageText).toBe(answered.messageText);
+  await again.close();
+});
+
+it('shows a colleague who joins a live answer nothing of a source they may not read', async () => {
+  const { db } = h.server.store;
+  const bob = await h.connect(h.bobToken);
+  bob.send({ type: 'QUERY', query: 'salary review bands, slowly' });
+  const rows = await bob.next('ROW_ID');
+  await db.update(topics).set({ visibility: 'ORG' }).where(eq(topics.id, rows.conversation_id));
+  await bob.next('CHUNK');
+
+  const alice = await h.connect(h.aliceToken);
+  alice.send({ type: 'RECONNECT', message_id: rows.message_id });
+  const complete = await alice.next('ANSWER_COMPLETE');
+  await alice.next('ANSWER_SAVED');
+  expect(complete.messageText).toBe(chat.ANSWER_WITHHELD);
+  expect(alice.text()).toBe(chat.ANSWER_WITHHELD);
+  expect(privateTraces(alice.messages)).toEqual([]);
+  expect((await bob.next('ANSWER_COMPLETE')).messageText).toBe('Salaries follow the published bands [1][2].');
+  await Promise.all([alice.close(), bob.close()]);
 });
