@@ -8,7 +8,7 @@ import type {
   PreviewResponse,
   SearchResponse,
 } from '../../../common/api/search';
-import { aclGroupMembers, type Org, type User } from '../../db/schema';
+import { aclGroupMembers, users, type Org, type User } from '../../db/schema';
 import { deleteDocuments, setDocumentAcl, upsertDocuments, type IndexDocument } from '../../search';
 import { seededRandom, pick } from '../../search/testing';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
@@ -401,6 +401,15 @@ describe('a revocation reaches the cached previews and suggestions at once', () 
     await db.delete(aclGroupMembers).where(eq(aclGroupMembers.orgId, org.id));
     expect((await ask(dan, `objectId=${id}`)).statusCode).toBe(404);
     expect(await titlesFor(dan, 'quokka board')).toEqual([]);
+  });
+
+  it('a removed member is no longer suggested on the next request', async () => {
+    const fay = await createUser(server.store.db, org, { email: 'fay@revoke.test', firstName: 'Fayette' });
+    const people = async () =>
+      (await post<AutosuggestResponse>(dan, '_autosuggest', { q: 'fayet', page: 0 })).body.people;
+    expect(await people()).toEqual([{ name: 'Fayette', email: 'fay@revoke.test' }]);
+    await server.store.db.update(users).set({ status: 'DELETED' }).where(eq(users.id, fay.id));
+    expect(await people()).toEqual([]);
   });
 });
 

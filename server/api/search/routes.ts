@@ -33,6 +33,7 @@ import {
   scopeOf,
   search,
   setPin,
+  suggestedMemberEmails,
   type ViewerScope,
 } from './service';
 
@@ -41,7 +42,7 @@ import {
  * `/pin`; §7.4 `/preview`). Any member searches what they may read. Pins are org-wide (every member sees them for
  * the query), so only admins set them. The autosuggest and preview caches are per server and keyed by org and
  * viewer, so a cached answer never crosses either, and one is served only while the viewer may still read every
- * document it names.
+ * document it names (and every member it suggests is still a member).
  */
 export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   const { store } = app.ctx;
@@ -53,23 +54,24 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
   // one budget for both: autosuggest runs on every keystroke, so it is where a script would hammer
   const searchBudget = limitPerMember('search', SEARCH_RATE_LIMIT);
 
+  /** Whether the viewer may still read every one of these documents. */
+  async function allReadable(scope: ViewerScope, ids: string[]): Promise<boolean> {
+    const readable = await readableDocumentIds(store, scope, ids);
+    return ids.every((id) => readable.has(id));
+  }
+
   /**
-   * The cached answer while the viewer may still read every document it names, else a fresh one: re-checking
-   * costs one indexed lookup, and a revocation, deletion or group change then applies on the next request.
+   * The cached answer while `isCurrent` holds for it, else a fresh one: re-checking costs an indexed lookup or
+   * two, and a revocation, deletion, group change or member removal then applies on the next request.
    */
   async function cachedFor<V>(
     cache: TtlLruCache<V>,
     key: string,
-    scope: ViewerScope,
-    documentIdsOf: (value: V) => string[],
+    isCurrent: (value: V) => Promise<boolean>,
     compute: () => Promise<V>,
   ): Promise<V> {
     const cached = cache.get(key);
-    if (cached) {
-      const named = documentIdsOf(cached);
-      const readable = await readableDocumentIds(store, scope, named);
-      if (named.every((id) => readable.has(id))) return cached;
-    }
+    if (cached && (await isCurrent(cached))) return cached;
     const answer = await compute();
     cache.set(key, answer);
     return answer;
@@ -113,8 +115,17 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       return cachedFor(
         suggestions,
         key,
-        scope,
-        (answer) => answer.titles.map((title) => title.objectID),
+        async (answer) => {
+          const emails = answer.people.map((person) => person.email);
+          const members = await suggestedMemberEmails(store, scope.orgId, emails);
+          return (
+            emails.every((email) => members.has(email)) &&
+            (await allReadable(
+              scope,
+              answer.titles.map((title) => title.objectID),
+            ))
+          );
+        },
         () => autosuggest(store, scope, request.body),
       );
     },
@@ -161,8 +172,7 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       return cachedFor(
         previews,
         key,
-        scope,
-        (answer) => [answer.objectID],
+        (answer) => allReadable(scope, [answer.objectID]),
         () => preview(store, scope, request.query),
       );
     },

@@ -252,6 +252,22 @@ export async function readableDocumentIds(
   return new Set(rows.rows.map((row) => String(row.id)));
 }
 
+/** Members autosuggest offers: neither removed nor blocked. */
+const SUGGESTED_MEMBER = sql`u.status NOT IN ('DELETED', 'BLOCKED')`;
+
+/** Which of these emails belong to members autosuggest may still offer (a cached suggestion is re-checked). */
+export async function suggestedMemberEmails(
+  store: Store,
+  orgId: string,
+  emails: readonly string[],
+): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await store.db.execute(sql`
+    SELECT u.email FROM ${users} u
+    WHERE u.org_id = ${orgId}::uuid AND u.email = ANY(${sql.param([...emails])}::text[]) AND ${SUGGESTED_MEMBER}`);
+  return new Set(rows.rows.map((row) => String(row.email)));
+}
+
 /** Whether the viewer may read this document: the search core answers, under the viewer's principals. */
 async function readableDocument(store: Store, scope: ViewerScope, objectId: string) {
   if (!UUID.test(objectId)) return null;
@@ -321,7 +337,7 @@ export async function autosuggest(
     LIMIT ${AUTOSUGGEST_PAGE_SIZE} OFFSET ${offset}`);
   const people = await store.db.execute(sql`
     SELECT u.email, u.display_name, u.first_name, u.last_name FROM ${users} u
-    WHERE u.org_id = ${scope.orgId}::uuid AND u.status NOT IN ('DELETED', 'BLOCKED')
+    WHERE u.org_id = ${scope.orgId}::uuid AND ${SUGGESTED_MEMBER}
       AND (lower(u.email) LIKE ${prefix} OR lower(coalesce(u.display_name, '')) LIKE ${prefix}
         OR lower(coalesce(u.first_name, '')) LIKE ${prefix} OR lower(coalesce(u.last_name, '')) LIKE ${prefix}
         OR lower(concat_ws(' ', u.first_name, u.last_name)) LIKE ${prefix})
