@@ -132,6 +132,8 @@ export const orgs = pgTable(
     flags: jsonb('flags').$type<OrgFlags>().notNull().default({}),
     // analytics embed token (spec's exploToken); analytics tab shows only when present
     exploToken: text('explo_token'),
+    // the last messages.row_id handed out in this org (the messages_number_per_org trigger)
+    lastMessageRowId: bigint('last_message_row_id', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -630,8 +632,9 @@ export const messages = pgTable(
     topicId: uuid('topic_id')
       .notNull()
       .references(() => topics.id, { onDelete: 'cascade' }),
-    // the spec's numeric row_id: a monotonic cursor for history paging and public-topic links
-    rowId: bigint('row_id', { mode: 'number' }).notNull().generatedByDefaultAsIdentity(),
+    // the spec's numeric row_id: a monotonic cursor for history paging and public-topic links. Numbered per org
+    // by a trigger (whatever is written here is replaced), so it tells a member nothing of other orgs' traffic
+    rowId: bigint('row_id', { mode: 'number' }).notNull().default(0),
     // an assistant message answers this user message (feedback's query_id, RECONNECT)
     replyToId: uuid('reply_to_id').references((): AnyPgColumn => messages.id, { onDelete: 'set null' }),
     sender: text('sender', { enum: messageSenders }).notNull(),
@@ -659,7 +662,7 @@ export const messages = pgTable(
   },
   (t) => [
     index('messages_org_topic_row_idx').on(t.orgId, t.topicId, t.rowId),
-    uniqueIndex('messages_row_id_key').on(t.rowId),
+    uniqueIndex('messages_org_row_id_key').on(t.orgId, t.rowId),
   ],
 );
 

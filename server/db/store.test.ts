@@ -1,7 +1,7 @@
 import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { and, eq, getTableName, is, sql } from 'drizzle-orm';
+import { and, eq, getTableName, inArray, is, sql } from 'drizzle-orm';
 import { PgTable, getTableConfig } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -595,6 +595,42 @@ function storeSuite(kind: Store['kind'], open: () => Promise<Store>) {
     expect(reply!.references).toEqual([{ id: 'r1', extra_fields: { icon_url: 'https://i' } }]);
     expect(reply!.createdAt).toBeInstanceOf(Date);
     await db.delete(schema.orgs).where(eq(schema.orgs.id, c.ids.orgs));
+  });
+
+  it('numbers messages per org, so one org’s row_id says nothing of another’s volume, also when inserted at once', async () => {
+    const first = await seedOrg(db, 'rowa');
+    const second = await seedOrg(db, 'rowb');
+    const insert = (c: Ctx) =>
+      db
+        .insert(schema.messages)
+        .values({ orgId: c.ids.orgs, topicId: c.ids.topics, sender: 'USER' })
+        .returning({ rowId: schema.messages.rowId });
+    const rowIds = async (c: Ctx) =>
+      (
+        await db
+          .select({ rowId: schema.messages.rowId })
+          .from(schema.messages)
+          .where(eq(schema.messages.orgId, c.ids.orgs))
+          .orderBy(schema.messages.rowId)
+      ).map((row) => row.rowId);
+    // the fixture's message is each org's first
+    expect(await rowIds(first)).toEqual([1]);
+    for (let i = 0; i < 5; i++) await insert(first);
+    expect(await rowIds(first)).toEqual([1, 2, 3, 4, 5, 6]);
+    // another org's traffic moved nothing here: its next message is its second
+    expect((await insert(second))[0]!.rowId).toBe(2);
+    // concurrent writers of one org never collide and leave no gap
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        db.transaction(async (tx) => {
+          await tx
+            .insert(schema.messages)
+            .values({ orgId: first.ids.orgs, topicId: first.ids.topics, sender: 'USER' });
+        }),
+      ),
+    );
+    expect(await rowIds(first)).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+    await db.delete(schema.orgs).where(inArray(schema.orgs.id, [first.ids.orgs, second.ids.orgs]));
   });
 
   it('rejects a user bookmark without a user and a title over 256 characters', async () => {
