@@ -341,6 +341,7 @@ export const input = {
   UNKNOWN_FIELD: 'has a field that is not accepted',
   DATE_OUT_OF_RANGE: 'must be a date between the years 1970 and 9999',
   HTTP_LINK_ONLY: 'must be an http or https link',
+  BAD_ADDRESS: 'The request address is not valid.',
 } as const;
 
 export const validation = {

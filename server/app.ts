@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ServerContext } from './context';
-import { registerErrorHandling } from './http/error-handler';
+import { answerFrameworkError, registerErrorHandling } from './http/error-handler';
 import { registerMemberRateLimits } from './http/member-rate-limit';
 import { registerSecurityHeaders, registerSpa } from './http/spa';
 import { requestValidatorCompiler } from './http/validation';
@@ -28,6 +28,7 @@ export async function buildApp({ ctx, spaDir, logLevel }: BuildAppOptions): Prom
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 10 * 1024 * 1024,
+    frameworkErrors: answerFrameworkError,
     // In-flight requests finish on close; idle keep-alive sockets are dropped so shutdown does not hang.
     forceCloseConnections: 'idle',
     return503OnClosing: true,

@@ -180,8 +180,6 @@ export const authMessageSchema = z.object({
   token: z.string().min(1).max(8192),
 });
 
-const uuidish = z.string().min(1).max(64);
-
 export const queryMessageSchema = z.object({
   type: z.literal('QUERY'),
   query: z
@@ -200,7 +198,7 @@ export const queryMessageSchema = z.object({
   sources: querySourcesSchema.nullish(),
   /** A model id of common/models; absent: the bot's, the member's, the org's or the default model. */
   llm_preference: z.string().max(100).nullish(),
-  bot_id: uuidish.nullish(),
+  bot_id: z.uuid().nullish(),
   /** Minutes to add to UTC for the asker's local time (Date#getTimezoneOffset negated). */
   tz_offset: z.number().int().min(-1440).max(1440).nullish(),
   /** Uploads attached to this message. */
@@ -215,7 +213,7 @@ export type QueryMessageInput = z.input<typeof queryMessageSchema>;
 export const reconnectMessageSchema = z.object({
   type: z.literal('RECONNECT'),
   /** The pending user message (or its answer). */
-  message_id: uuidish,
+  message_id: z.uuid(),
   deepresearch: z.boolean().default(false),
 });
 export type ReconnectMessage = z.infer<typeof reconnectMessageSchema>;
@@ -223,7 +221,7 @@ export type ReconnectMessage = z.infer<typeof reconnectMessageSchema>;
 export const stopGenerationMessageSchema = z.object({
   type: z.literal('STOP_GENERATION'),
   /** Which answer; absent: the one this socket is following. */
-  message_id: uuidish.nullish(),
+  message_id: z.uuid().nullish(),
 });
 
 export const clientMessageSchema = z.discriminatedUnion('type', [

@@ -119,6 +119,24 @@ describe('malformed messages', () => {
     await client.close();
   });
 
+  it('refuses NUL and control characters and ids that are not UUIDs as INVALID_MESSAGE, never INTERNAL', async () => {
+    const client = await h.connect(h.aliceToken);
+    const bad = [
+      { type: 'QUERY', query: 'parental\u0000leave' },
+      { type: 'QUERY', query: 'leave', llm_preference: 'gpt\u0007' },
+      { type: 'RECONNECT', message_id: 'not-a-uuid' },
+      { type: 'STOP_GENERATION', message_id: 'not-a-uuid' },
+    ];
+    for (const message of bad) {
+      client.messages.length = 0;
+      client.send(JSON.stringify(message));
+      const error = await client.next('ERROR');
+      expect(error, JSON.stringify(message)).toMatchObject({ code: 'INVALID_MESSAGE' });
+      expect(error.message.length).toBeLessThan(200);
+    }
+    await client.close();
+  });
+
   it('closes with 1009 on a message over 64 KB', async () => {
     const client = await h.connect(h.aliceToken);
     client.send(ask('x'.repeat(CHAT_MESSAGE_MAX_BYTES + 10)));

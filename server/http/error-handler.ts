@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorCode } from '../../common/errors';
+import { input } from '../../common/strings';
 import { ApiError } from '../errors';
 
 const INTERNAL_MESSAGE = 'Something went wrong on our side. Please try again.';
@@ -17,6 +18,21 @@ const CLIENT_ERROR_CODES: Record<number, ErrorCode> = {
   415: 'BAD_REQUEST',
   429: 'RATE_LIMITED',
 };
+
+/** Fastify's own messages can quote the request (a content type, a path): an answer never carries more of it. */
+const MAX_CLIENT_MESSAGE_CHARS = 200;
+
+/**
+ * The router's refusals (a malformed or over-long path segment) bypass the error handler; by default they quote the
+ * whole path back, hundreds of kilobytes of it.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void reply.status(error.statusCode ?? 400).send({ code: 'BAD_REQUEST', message: input.BAD_ADDRESS });
+}
 
 /** The error model of spec shell-and-account §7.7: a 4xx carries `{ code, message }`; never a stack trace. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -39,7 +55,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
         error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
           ? 'INVALID_JSON'
           : (CLIENT_ERROR_CODES[status] ?? 'BAD_REQUEST');
-      const message = code === 'INVALID_JSON' ? 'The request body is not valid JSON.' : error.message;
+      const message =
+        code === 'INVALID_JSON'
+          ? 'The request body is not valid JSON.'
+          : error.message.slice(0, MAX_CLIENT_MESSAGE_CHARS);
       return reply.status(status).send({ code, message });
     }
     request.log.error({ err: error }, 'unhandled error');

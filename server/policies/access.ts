@@ -52,7 +52,14 @@ export function viewerOf(request: FastifyRequest): Viewer {
   return request.viewer;
 }
 
-export type ApiRoute = { method: string; url: string; access: RouteAccess; feature: Feature | undefined };
+export type ApiRoute = {
+  method: string;
+  url: string;
+  access: RouteAccess;
+  feature: Feature | undefined;
+  /** The route's zod schemas (body, querystring, params), which the fuzzer generates requests from. */
+  schema: RouteOptions['schema'];
+};
 
 const apiRoutes = new WeakMap<FastifyInstance, ApiRoute[]>();
 
@@ -74,7 +81,8 @@ export function registerAccessPolicy(app: FastifyInstance): void {
       );
     }
     for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') routes.push({ method, url: route.url, access, feature: route.config?.feature });
+      if (method !== 'HEAD')
+        routes.push({ method, url: route.url, access, feature: route.config?.feature, schema: route.schema });
     }
   });
 
