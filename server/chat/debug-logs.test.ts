@@ -4,13 +4,22 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ServerMessage } from '../../common/api/chat';
 import type { ChatMessage } from '../../common/api/messages';
-import { orgs, users } from '../db/schema';
+import { orgs, topics, users } from '../db/schema';
+import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { setDocumentAcl } from '../search';
+import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
 import { LEAVE_POLICY, startChatHarness, type ChatHarness } from './testing/harness';
+
+/** How long the model waits before its first token: long enough for a colleague to join the live answer. */
+let firstDelayMs = 0;
+function respond(request: RecordedRequest): ScriptedReply {
+  if (request.messages[0]?.content === SUGGESTIONS_SYSTEM_PROMPT) return { text: 'TITLE: Parental leave' };
+  return { text: 'Parental leave is sixteen weeks [1].', firstDelayMs };
+}
 
 let h: ChatHarness;
 beforeAll(async () => {
-  h = await startChatHarness({ model: 'none', flags: { debugLogs: true }, domain: 'debug.test' });
+  h = await startChatHarness({ respond, flags: { debugLogs: true }, domain: 'debug.test' });
   await h.server.store.db.update(users).set({ admin: true }).where(eq(users.id, h.alice.id));
   await h.index([
     LEAVE_POLICY,
@@ -97,4 +106,26 @@ it('stored debug logs name only the documents the admin may read now', async () 
   const stored = await storedAs(h.aliceToken, complete.conversation_id, complete.message_id);
   expect(stored?.debugLogs?.doc_data.length).toBeGreaterThan(0);
   expect(stored?.debugLogs?.doc_data.map((doc) => doc.id)).not.toContain(memoId);
+});
+
+it('a member who joins an admin’s live answer gets none of its debug logs', async () => {
+  firstDelayMs = 1500;
+  try {
+    const alice = await h.connect(h.aliceToken);
+    alice.send({ type: 'QUERY', query: 'How long is parental leave?' });
+    const rows = await alice.next('ROW_ID');
+    await h.server.store.db
+      .update(topics)
+      .set({ visibility: 'ORG' })
+      .where(eq(topics.id, rows.conversation_id));
+    const bob = await h.connect(h.bobToken);
+    bob.send({ type: 'RECONNECT', message_id: rows.message_id });
+    await Promise.all([alice.next('ANSWER_COMPLETE'), bob.next('ANSWER_COMPLETE')]);
+    await bob.next('ANSWER_SAVED');
+    expect(alice.all('DEBUG_LOGS')).toHaveLength(1);
+    expect(bob.all('DEBUG_LOGS')).toEqual([]);
+    await Promise.all([alice.close(), bob.close()]);
+  } finally {
+    firstDelayMs = 0;
+  }
 });

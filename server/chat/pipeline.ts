@@ -47,7 +47,7 @@ import type { Store } from '../db/store';
 import { loadOrg } from '../orgs/load';
 import { planRequiredMessage } from '../policies/access';
 import { answerSources, answerView, readableDocuments } from '../presenters/message';
-import { mayReadDebugLogs } from '../policies/debug-logs';
+import { mayReadDebugLogs, viewerReadsDebugLogs } from '../policies/debug-logs';
 import { canEditTopic, canViewTopic } from '../policies/topics';
 import { loadTopic } from '../topics/access';
 import { principalsFor } from '../search';
@@ -975,9 +975,13 @@ function viewerListener(deps: ChatDeps, viewer: Viewer, answerId: string, send: 
     return answerView(row, await readableDocuments(db, reader, answerSources(row)));
   };
   let withheld: Promise<boolean> | null = null;
+  // the asker's debug logs reach another viewer only if that viewer may read debug logs too
+  let showsDebugLogs: Promise<boolean> | null = null;
   let noticeSent = false;
   let chain = Promise.resolve();
   const pass = async (message: ServerMessage) => {
+    if (message.type === 'DEBUG_LOGS' && !(await (showsDebugLogs ??= viewerReadsDebugLogs(db, viewer))))
+      return;
     switch (message.type) {
       case 'CHUNK':
       case 'SKILL_RETRIEVED':
