@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
-import { startBackgroundWork, type BackgroundWork } from '../server/jobs/background';
+import { startBackgroundWork, type BackgroundWork } from '../server/background';
 import { createLogger } from '../server/logger';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer, type TestServer } from '../server/testing/server';

@@ -5,7 +5,7 @@ import { createLogger } from './logger';
 import { registerOrgCommands } from './orgs/cli';
 import { registerSearchCommands } from './search/cli';
 import { startCrashRecovery, startServer } from './serve';
-import { startBackgroundWork } from './jobs/background';
+import { startBackgroundWork } from './background';
 import { VERSION } from './version';
 
 const program = new Command()
