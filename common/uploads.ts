@@ -64,6 +64,30 @@ const UPLOAD_TYPES: Readonly<Record<string, UploadType>> = {
   text: { extensions: ['.txt', '.md'], mimeTypes: ['text/plain', 'text/markdown'] },
 };
 
+/**
+ * Upload requests one member may send a minute (counted by each server instance). The app sends one request per
+ * drop of up to 50 files, so this is far beyond what a person does and well short of a script hammering parsing.
+ */
+export const UPLOAD_REQUESTS_PER_MINUTE = 20;
+
+/**
+ * Bytes of files one member may have parsed in a day (a zip's documents count as inflated): five files of the
+ * 1 GB maximum. What they stored in the last 24 hours counts against it.
+ */
+export const UPLOAD_BYTES_PER_DAY = 5 * 1024 * 1024 * 1024;
+
+/**
+ * Bidi embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069), which make 'exe.txt' read as
+ * 'txt.exe', and every C0 and C1 control character, NUL included.
+ */
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const UNSAFE_NAME_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/** An uploaded file's name as Scout keeps and shows it: without the characters above; 'file' when none remain. */
+export function cleanUploadName(name: string): string {
+  return name.replace(UNSAFE_NAME_CHARACTERS, '').trim() || 'file';
+}
+
 /** Lower-case, with the leading dot, as the file picker's `accept` and the drop check compare them. */
 export const ACCEPTED_UPLOAD_EXTENSIONS: readonly string[] = Object.values(UPLOAD_TYPES).flatMap(
   (type) => type.extensions,

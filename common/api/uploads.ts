@@ -39,6 +39,10 @@ export const uploadMessages = {
   SITE_ARCHIVE_ZIP_ONLY: "Upload a site's export as a single .zip file to /document_uploads/zip.",
   NO_PAGES_IN_SITE_ARCHIVE: 'The site archive holds no HTML pages.',
   unsupportedType: (file: string) => `${file}: file type not supported.`,
+  // ours: the spec names no per-member upload limits
+  TOO_MANY_UPLOADS: 'Too many uploads at once. Please wait a minute and try again.',
+  dailyLimitReached: (file: string, limitBytes: number) =>
+    `Failed to upload file: ${file}. You have reached your upload limit of ${limitBytes / 1024 ** 3}GB a day.`,
 } as const;
 
 export const uploadCreatorSchema = z.object({

@@ -15,15 +15,18 @@ import {
 } from './errors';
 import type { ParseFileInput, ParseFileOptions, ParsedFile } from './index';
 import { DEFAULT_PARSE_LIMITS } from './limits';
+import type { ZipEntry } from './zip';
 
 export interface WorkerRequest {
   id: number;
   input: ParseFileInput;
   options: Omit<ParseFileOptions, 'signal'>;
+  /** Set when `input.bytes` is a zip: the file to parse is this entry of it, inflated in the worker. */
+  entry?: ZipEntry;
 }
 
 export type WorkerReply =
-  | { id: number; ok: true; result: ParsedFile }
+  | { id: number; ok: true; result: ParsedFile; entryBytes?: Uint8Array }
   | { id: number; ok: false; error: { name: string; message: string; reason?: string; timeoutMs?: number } };
 
 export interface ParserWorkersOptions {
@@ -59,16 +62,38 @@ export class ParserWorkers {
   }
 
   /** parseFile in a worker thread: same result and errors, plus a hard time limit and a heap cap. */
-  parse(input: ParseFileInput, options: ParseFileOptions = {}): Promise<ParsedFile> {
+  async parse(input: ParseFileInput, options: ParseFileOptions = {}): Promise<ParsedFile> {
+    return (await this.#run(input, options)).result;
+  }
+
+  /**
+   * Inflates one entry of a zip (`input.bytes`) and parses it, both in a worker thread within the same limits,
+   * so a bomb costs that thread, not the server's event loop. Answers the entry's bytes beside its text.
+   */
+  async parseArchiveEntry(
+    input: ParseFileInput,
+    entry: ZipEntry,
+    options: ParseFileOptions = {},
+  ): Promise<{ parsed: ParsedFile; bytes: Uint8Array }> {
+    const reply = await this.#run(input, options, entry);
+    return { parsed: reply.result, bytes: reply.entryBytes! };
+  }
+
+  #run(
+    input: ParseFileInput,
+    options: ParseFileOptions,
+    entry?: ZipEntry,
+  ): Promise<Extract<WorkerReply, { ok: true }>> {
     const { signal, ...rest } = options;
     signal?.throwIfAborted();
     const timeoutMs = rest.timeoutMs ?? DEFAULT_PARSE_LIMITS.timeoutMs;
     const worker = this.#acquire();
     const id = this.#nextId++;
+    type Success = Extract<WorkerReply, { ok: true }>;
 
-    return new Promise<ParsedFile>((resolve, reject) => {
+    return new Promise<Success>((resolve, reject) => {
       let settled = false;
-      const finish = (outcome: { result: ParsedFile } | { error: Error }, reusable: boolean) => {
+      const finish = (outcome: { result: Success } | { error: Error }, reusable: boolean) => {
         if (settled) return;
         settled = true;
         clearTimeout(deadline);
@@ -84,7 +109,7 @@ export class ParserWorkers {
       };
       const onMessage = (reply: WorkerReply) => {
         if (reply.id !== id) return;
-        finish(reply.ok ? { result: reply.result } : { error: rebuildError(reply.error) }, true);
+        finish(reply.ok ? { result: reply } : { error: rebuildError(reply.error) }, true);
       };
       const onError = (error: Error & { code?: string }) => {
         finish(
@@ -111,7 +136,7 @@ export class ParserWorkers {
       worker.on('error', onError);
       worker.on('exit', onExit);
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({ id, input, options: rest } satisfies WorkerRequest);
+      worker.postMessage({ id, input, options: rest, ...(entry ? { entry } : {}) } satisfies WorkerRequest);
     });
   }
 
@@ -179,4 +204,14 @@ let shared: ParserWorkers | undefined;
 export function parseFileIsolated(input: ParseFileInput, options?: ParseFileOptions): Promise<ParsedFile> {
   shared ??= new ParserWorkers();
   return shared.parse(input, options);
+}
+
+/** ParserWorkers.parseArchiveEntry in the shared worker threads. */
+export function parseArchiveEntryIsolated(
+  input: ParseFileInput,
+  entry: ZipEntry,
+  options?: ParseFileOptions,
+): Promise<{ parsed: ParsedFile; bytes: Uint8Array }> {
+  shared ??= new ParserWorkers();
+  return shared.parseArchiveEntry(input, entry, options);
 }

@@ -2,18 +2,20 @@
 // memory: bytes in, bytes an archive may expand to, characters out, and wall-clock time.
 import { UPLOAD_MAX_FILE_BYTES } from '../../common/limits';
 import { ParseTimeoutError } from './errors';
-import type { ZipEntry } from './zip';
+import type { ZipEntry, ZipLimits } from './zip';
 
 const MB = 1024 * 1024;
 
-export interface ParseLimits {
+/** With the archive limits of zip.ts: total expanded size (default 256 MB) and entries (default 10,000). */
+export interface ParseLimits extends ZipLimits {
   /** Largest input accepted. Default: the upload limit, 1 GB. */
   maxBytes: number;
-  /** Total an archive-based file (DOCX, XLSX, PPTX, ODF, Numbers) may expand to. Default 256 MB. */
-  maxUncompressedBytes: number;
-  /** Entries an archive may hold. Default 10,000. */
-  maxArchiveEntries: number;
-  /** Characters of text kept; the rest is dropped with a warning. Default 5,000,000 (about 1.2M tokens). */
+  /**
+   * Characters of text kept; the rest is dropped with a warning. Default 1,000,000: about 250,000 tokens, a
+   * 500-page book. Every statement that carries a document's whole text (its upload row, its document row) holds
+   * the embedded store's thread for ~50 ms at this size and proportionally longer past it, and nobody reads
+   * answers from page 2,000 of one file; the rest of a longer file is not searchable.
+   */
   maxChars: number;
   /** Wall-clock time for one parse. Default 60 s. */
   timeoutMs: number;
@@ -23,7 +25,7 @@ export const DEFAULT_PARSE_LIMITS: Readonly<ParseLimits> = {
   maxBytes: UPLOAD_MAX_FILE_BYTES,
   maxUncompressedBytes: 256 * MB,
   maxArchiveEntries: 10_000,
-  maxChars: 5_000_000,
+  maxChars: 1_000_000,
   timeoutMs: 60_000,
 };
 

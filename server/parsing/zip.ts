@@ -5,7 +5,6 @@
 // see the file. Nested archives are never opened.
 import { inflateRawSync } from 'node:zlib';
 import { CorruptFileError, FileTooLargeError, UnsupportedFileError } from './errors';
-import type { ParseLimits } from './limits';
 
 export interface ZipEntry {
   name: string;
@@ -18,7 +17,12 @@ export interface ZipEntry {
   encrypted: boolean;
 }
 
-export type ZipLimits = Pick<ParseLimits, 'maxUncompressedBytes' | 'maxArchiveEntries'>;
+export interface ZipLimits {
+  /** Total an archive-based file (DOCX, XLSX, PPTX, ODF, Numbers) may expand to. Default 256 MB. */
+  maxUncompressedBytes: number;
+  /** Entries an archive may hold. Default 10,000. */
+  maxArchiveEntries: number;
+}
 
 const LOCAL_HEADER = 0x04034b50;
 const CENTRAL_HEADER = 0x02014b50;

@@ -173,30 +173,36 @@ function parseSections(body: string): Section[] {
 
 const SENTENCE_END = /[.!?…。！？][)"'’”\]]*(?=\s)/g;
 
-/** Sentences and lines of `body[start, end)`, trimmed of surrounding whitespace; blank ones dropped. */
-function splitUnits(body: string, start: number, end: number): Span[] {
-  const units: Span[] = [];
-  const push = (from: number, to: number) => {
+/**
+ * Sentences and lines of `body[start, end)`, trimmed of surrounding whitespace; blank ones dropped. Produced one
+ * line at a time, so a section of megabytes is never held as one list of spans.
+ */
+function* splitUnits(body: string, start: number, end: number): Generator<Span> {
+  const trimmed = (from: number, to: number): Span | null => {
     while (from < to && /\s/.test(body[from]!)) from++;
     while (to > from && /\s/.test(body[to - 1]!)) to--;
-    if (to > from) units.push({ start: from, end: to });
+    return to > from ? { start: from, end: to } : null;
   };
   let lineStart = start;
   while (lineStart < end) {
     const newline = body.indexOf('\n', lineStart);
     const lineEnd = newline === -1 || newline >= end ? end : newline;
     const line = body.slice(lineStart, lineEnd);
+    const units: Span[] = [];
     let from = 0;
+    // the line's sentences are all found before the generator can pause, so the shared pattern's state is safe
     SENTENCE_END.lastIndex = 0;
     for (let match = SENTENCE_END.exec(line); match; match = SENTENCE_END.exec(line)) {
       const to = match.index + match[0].length;
-      push(lineStart + from, lineStart + to);
+      const unit = trimmed(lineStart + from, lineStart + to);
+      if (unit) units.push(unit);
       from = to;
     }
-    push(lineStart + from, lineEnd);
+    const rest = trimmed(lineStart + from, lineEnd);
+    if (rest) units.push(rest);
+    yield* units;
     lineStart = lineEnd + 1;
   }
-  return units;
 }
 
 /** Cuts a span too long for one chunk into pieces of at most `budget` tokens, at whitespace where possible. */
@@ -242,10 +248,18 @@ function commonPrefix(a: readonly string[], b: readonly string[]): string[] {
  * chunk; an empty body still makes one (title only), so every document is findable by its title.
  */
 export function chunkDocument(input: ChunkInput, options: ChunkOptions = {}): Chunk[] {
+  return [...chunksOf(input, options)];
+}
+
+/**
+ * chunkDocument one chunk at a time: a caller indexing a huge text takes a few chunks, writes them, and lets
+ * the event loop run before it asks for more, instead of splitting megabytes in one synchronous step.
+ */
+export function* chunksOf(input: ChunkInput, options: ChunkOptions = {}): Generator<Chunk> {
   const maxTokens = options.maxTokens ?? DEFAULT_MAX_CHUNK_TOKENS;
   const { title, body } = input;
   const minStandalone = Math.floor(maxTokens * MIN_STANDALONE_FRACTION);
-  const chunks: Chunk[] = [];
+  let ord = 0;
   // the unit list of the chunk being built, and the section path it belongs to
   let pending: Span[] = [];
   let pendingPath: string[] = [];
@@ -262,21 +276,21 @@ export function chunkDocument(input: ChunkInput, options: ChunkOptions = {}): Ch
     return budget;
   };
 
-  const flush = () => {
-    if (pending.length === 0) return;
+  const flush = (): Chunk | null => {
+    if (pending.length === 0) return null;
     const start = pending[0]!.start;
     const end = pending[pending.length - 1]!.end;
     const prefix = chunkPrefix(title, pendingPath, maxTokens);
     const text = prefix.text + body.slice(start, end);
-    chunks.push({
-      ord: chunks.length,
+    pending = [];
+    return {
+      ord: ord++,
       sectionPath: prefix.sectionPath,
       text,
       start,
       end,
       tokenCount: estimateTokens(text),
-    });
-    pending = [];
+    };
   };
   // prefix sums of the per-character cost (multiples of 1/4, so exact): any slice's estimate in O(1)
   const costUpTo = new Float64Array(body.length + 1);
@@ -287,7 +301,7 @@ export function chunkDocument(input: ChunkInput, options: ChunkOptions = {}): Ch
 
   for (const section of parseSections(body)) {
     if (pending.length > 0) {
-      if (pendingTokens(pending[pending.length - 1]!.end) >= minStandalone) flush();
+      if (pendingTokens(pending[pending.length - 1]!.end) >= minStandalone) yield flush()!;
       else pendingPath = commonPrefix(pendingPath, section.path);
     }
     if (pending.length === 0) pendingPath = section.path;
@@ -298,7 +312,7 @@ export function chunkDocument(input: ChunkInput, options: ChunkOptions = {}): Ch
         sliceTokens(unit.start, unit.end) > pieceBudget ? splitLongSpan(body, unit, pieceBudget) : [unit];
       for (const piece of pieces) {
         if (pending.length > 0 && pendingTokens(piece.end) > budgetFor(pendingPath)) {
-          flush();
+          yield flush()!;
           pendingPath = section.path;
         }
         if (pending.length === 0) pendingPath = section.path;
@@ -306,10 +320,10 @@ export function chunkDocument(input: ChunkInput, options: ChunkOptions = {}): Ch
       }
     }
   }
-  flush();
-  if (chunks.length === 0) {
+  const last = flush();
+  if (last) yield last;
+  if (ord === 0) {
     const text = chunkPrefix(title, [], maxTokens).text;
-    chunks.push({ ord: 0, sectionPath: [], text, start: 0, end: 0, tokenCount: estimateTokens(text) });
+    yield { ord: 0, sectionPath: [], text, start: 0, end: 0, tokenCount: estimateTokens(text) };
   }
-  return chunks;
 }

@@ -10,12 +10,13 @@
  * `search_stats` row anyway, and taking the lock first makes "read the stored hash, then decide" race-free.
  */
 import { createHash } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import { newId } from '../db/ids';
 import { documentChunks, documents, type Document, type NewDocument } from '../db/schema';
 import type { Db, DbOrTx, Tx } from '../db/store';
 import { effectiveAcl, type Principal } from './acl';
-import { CHUNKER_VERSION, chunkDocument, formatSectionPath } from './chunking';
+import { CHUNKER_VERSION, chunksOf, formatSectionPath } from './chunking';
 import { embedIndexedChunks, keepingEmbeddings } from './embeddings';
 
 /** Identity of a document: unique per org by (source, connection, external id). */
@@ -61,8 +62,19 @@ export interface UpsertResult {
   documentIds: string[];
 }
 
-/** Rows per INSERT statement, well under PostgreSQL's 65,535 bind parameters. */
-const CHUNK_INSERT_BATCH = 500;
+/**
+ * Chunk rows per INSERT statement, and the text they may carry between them. The embedded store runs each
+ * statement synchronously on the event loop, and tokenising and indexing a chunk costs about 5 ms there, so a
+ * statement takes ~16,000 characters (8 chunks of 2,000: ~40 ms) rather than hundreds of chunks (seconds).
+ */
+const CHUNK_STATEMENT_ROWS = 500;
+const CHUNK_STATEMENT_CHARS = 16_000;
+/**
+ * Past this much text a document's chunks are written over several transactions, one statement each: on the
+ * embedded store every other query waits for an open transaction, so one that indexes a book would hold
+ * /health and every search for its whole duration.
+ */
+const LARGE_DOCUMENT_CHARS = 4 * CHUNK_STATEMENT_CHARS;
 const DOCUMENT_INSERT_BATCH = 200;
 const LOOKUP_BATCH = 500;
 const REINDEX_BATCH = 100;
@@ -110,14 +122,14 @@ export async function upsertDocuments(
   const result: UpsertResult = { inserted: 0, rechunked: 0, updated: 0, unchanged: 0, documentIds: [] };
   if (batch.length === 0) return result;
 
-  const written = await db.transaction(async (tx) => {
+  const large = await db.transaction(async (tx) => {
     await lockOrgIndex(tx, orgId);
     const existing = await findDocuments(
       tx,
       orgId,
       batch.map((prepared) => prepared.doc),
     );
-    const toChunk: { id: string; prepared: Prepared }[] = [];
+    const toChunk: ChunkEntry[] = [];
     const rechunkIds: string[] = [];
     const fresh: Prepared[] = [];
     const ids = new Map<string, string>();
@@ -131,9 +143,10 @@ export async function upsertDocuments(
       ids.set(prepared.key, row.id);
       const values = documentValues(orgId, prepared);
       if (row.contentHash !== prepared.hash) {
+        const writing = asWritten(prepared);
         rechunkIds.push(row.id);
-        toChunk.push({ id: row.id, prepared });
-        await updateDocument(tx, row, values);
+        toChunk.push({ id: row.id, prepared, writtenHash: writing.hash });
+        await updateDocument(tx, row, documentValues(orgId, writing));
         result.rechunked++;
       } else if (metadataChanged(row, values)) {
         await updateDocument(tx, row, values);
@@ -147,11 +160,18 @@ export async function upsertDocuments(
       }
     }
     for (let i = 0; i < fresh.length; i += DOCUMENT_INSERT_BATCH) {
-      const slice = fresh.slice(i, i + DOCUMENT_INSERT_BATCH);
-      const sliceIds = await insertDocuments(tx, orgId, slice);
-      slice.forEach((prepared, j) => {
+      const slice = fresh.slice(i, i + DOCUMENT_INSERT_BATCH).map((prepared) => ({
+        prepared,
+        writing: asWritten(prepared),
+      }));
+      const sliceIds = await insertDocuments(
+        tx,
+        orgId,
+        slice.map(({ writing }) => writing),
+      );
+      slice.forEach(({ prepared, writing }, j) => {
         ids.set(prepared.key, sliceIds[j]!);
-        toChunk.push({ id: sliceIds[j]!, prepared });
+        toChunk.push({ id: sliceIds[j]!, prepared, writtenHash: writing.hash });
       });
       result.inserted += slice.length;
     }
@@ -163,15 +183,40 @@ export async function upsertDocuments(
           .delete(documentChunks)
           .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.documentId, rechunkIds)));
       }
-      await insertChunks(tx, orgId, toChunk);
+      await insertChunks(
+        tx,
+        orgId,
+        toChunk.filter((entry) => !isLarge(entry.prepared)),
+      );
     });
     result.documentIds = batch.map((prepared) => ids.get(prepared.key)!);
-    return result;
+    return toChunk.filter((entry) => isLarge(entry.prepared));
   });
-  if (written.inserted + written.rechunked > 0) await analyzeIfStale(db);
+  for (const entry of large) await insertLargeDocumentChunks(db, orgId, entry);
+  if (result.inserted + result.rechunked > 0) await analyzeIfStale(db);
   // vectors after the commit: the provider's health never decides whether a document is indexed
-  if (written.inserted + written.rechunked > 0) await embedIndexedChunks(db, orgId, written.documentIds);
-  return written;
+  if (result.inserted + result.rechunked > 0) await embedIndexedChunks(db, orgId, result.documentIds);
+  return result;
+}
+
+interface ChunkEntry {
+  id: string;
+  prepared: Prepared;
+  /** The hash its row was written with: the marker of a large document (asWritten), else its own. */
+  writtenHash?: string;
+}
+
+function isLarge(prepared: Prepared): boolean {
+  return prepared.doc.body.length > LARGE_DOCUMENT_CHARS;
+}
+
+/**
+ * What the document's row first holds. A large document's row carries a marker instead of its hash until the
+ * last of its chunks is written (insertLargeDocumentChunks): no content hashes to it, so after a crash midway
+ * the next upsert of the document re-chunks it, and a newer write replacing the marker stops the older one.
+ */
+function asWritten(prepared: Prepared): Prepared {
+  return isLarge(prepared) ? { ...prepared, hash: `pending:${newId()}` } : prepared;
 }
 
 function documentValues(orgId: string, { doc, acl, hash }: Prepared): NewDocument {
@@ -307,30 +352,27 @@ async function insertDocuments(tx: Tx, orgId: string, slice: readonly Prepared[]
   return ids;
 }
 
-/**
- * Writes the chunks of these documents and adds them to the org's statistics, in one statement per slice: each
- * chunk's text is tokenised once (tokenising is most of what indexing costs), and that one tsvector gives the
- * stored `search` column, the BM25 length and the slice's lexeme counts for `search_term_stats`.
- */
-async function insertChunks(tx: Tx, orgId: string, entries: readonly { id: string; prepared: Prepared }[]) {
-  const rows: {
-    documentId: string;
-    ord: number;
-    title: string;
-    sectionPath: string | null;
-    text: string;
-    prefix: string;
-    start: number;
-    end: number;
-    tokenCount: number;
-    source: string;
-    metadata: ReturnType<typeof chunkMetadata>;
-  }[] = [];
+interface ChunkRow {
+  documentId: string;
+  ord: number;
+  title: string;
+  sectionPath: string | null;
+  text: string;
+  prefix: string;
+  start: number;
+  end: number;
+  tokenCount: number;
+  source: string;
+  metadata: ReturnType<typeof chunkMetadata>;
+}
+
+/** The chunk rows of these documents, chunked only as they are asked for. */
+function* chunkRows(orgId: string, entries: readonly ChunkEntry[]): Generator<ChunkRow> {
   for (const { id, prepared } of entries) {
     const { doc } = prepared;
     const metadata = chunkMetadata(documentValues(orgId, prepared));
-    for (const chunk of chunkDocument({ title: doc.title, body: doc.body })) {
-      rows.push({
+    for (const chunk of chunksOf({ title: doc.title, body: doc.body })) {
+      yield {
         documentId: id,
         ord: chunk.ord,
         title: doc.title,
@@ -342,60 +384,120 @@ async function insertChunks(tx: Tx, orgId: string, entries: readonly { id: strin
         tokenCount: chunk.tokenCount,
         source: doc.source,
         metadata,
-      });
+      };
     }
   }
-  for (let i = 0; i < rows.length; i += CHUNK_INSERT_BATCH) {
-    const slice = rows.slice(i, i + CHUNK_INSERT_BATCH);
-    const column = <T>(value: (row: (typeof slice)[number]) => T) => sql.param(slice.map(value));
-    await tx.execute(sql`
-      WITH input AS (
-        SELECT * FROM unnest(
-          ${column(() => newId())}::uuid[], ${column((row) => row.documentId)}::uuid[], ${column((row) => row.ord)}::int[],
-          ${column((row) => row.title)}::text[], ${column((row) => row.sectionPath)}::text[],
-          ${column((row) => row.text)}::text[], ${column((row) => row.prefix)}::text[],
-          ${column((row) => row.start)}::int[], ${column((row) => row.end)}::int[],
-          ${column((row) => row.tokenCount)}::int[], ${column((row) => row.source)}::text[],
-          ${column((row) => row.metadata.objectType)}::text[], ${column((row) => row.metadata.fileType)}::text[],
-          ${column((row) => row.metadata.authorEmail)}::text[],
-          ${column((row) => row.metadata.modifiedTime?.toISOString() ?? null)}::timestamptz[],
-          ${column((row) => textArrayLiteral(row.metadata.acl))}::text[]
-        ) AS i(id, document_id, ord, title, section_path, body, prefix, start_offset, end_offset, token_count, source,
-          object_type, file_type, author_email, modified_time, acl)
-      ),
-      tokenised AS MATERIALIZED (
-        SELECT i.*, v.search,
-          -- BM25 length as pg_textsearch counts it: lexeme occurrences of the english tsvector
-          (SELECT coalesce(sum(cardinality(u.positions)), 0)::int FROM unnest(v.search) AS u) AS search_length,
-          -- the prefix's words come first in the tsvector, so its last position bounds title and headings
-          (SELECT coalesce(max(p), 0)::int
-            FROM unnest(to_tsvector('english', i.prefix)) AS u, unnest(u.positions) AS p) AS prefix_positions
-        FROM input i, LATERAL (SELECT to_tsvector('english', i.body) AS search OFFSET 0) AS v
-      ),
-      chunks AS (
-        INSERT INTO document_chunks (id, org_id, document_id, ord, title, section_path, body, start_offset, end_offset,
-          token_count, source, object_type, file_type, author_email, modified_time, acl, search, search_length,
-          prefix_positions)
-        SELECT id, ${orgId}::uuid, document_id, ord, title, section_path, body, start_offset, end_offset, token_count,
-          source, object_type, file_type, author_email, modified_time, acl::text[], search, search_length,
-          prefix_positions
-        FROM tokenised
-      ),
-      terms AS (
-        INSERT INTO search_term_stats (org_id, lexeme, doc_freq)
-        SELECT ${orgId}::uuid, t.lexeme, count(*)::int
-        FROM tokenised, unnest(tsvector_to_array(tokenised.search)) AS t(lexeme)
-        GROUP BY t.lexeme
-        ORDER BY t.lexeme
-        ON CONFLICT (org_id, lexeme) DO UPDATE SET doc_freq = search_term_stats.doc_freq + excluded.doc_freq
-      )
-      INSERT INTO search_stats (org_id, chunk_count, total_length, updated_at)
-      SELECT ${orgId}::uuid, count(*), coalesce(sum(search_length), 0), now() FROM tokenised
-      ON CONFLICT (org_id) DO UPDATE SET
-        chunk_count = search_stats.chunk_count + excluded.chunk_count,
-        total_length = search_stats.total_length + excluded.total_length,
-        updated_at = excluded.updated_at`);
+}
+
+/** The rows of the next statement: within its row and character budgets, and at least one row unless none left. */
+function nextStatement(rows: Iterator<ChunkRow>): ChunkRow[] {
+  const slice: ChunkRow[] = [];
+  let chars = 0;
+  while (slice.length < CHUNK_STATEMENT_ROWS && chars < CHUNK_STATEMENT_CHARS) {
+    const next = rows.next();
+    if (next.done) break;
+    slice.push(next.value);
+    chars += next.value.text.length;
   }
+  return slice;
+}
+
+/**
+ * Writes the chunks of these documents, a statement at a time (nextStatement), letting the event loop run
+ * between statements.
+ */
+async function insertChunks(tx: Tx, orgId: string, entries: readonly ChunkEntry[]): Promise<void> {
+  const rows = chunkRows(orgId, entries);
+  for (let slice = nextStatement(rows); slice.length > 0; slice = nextStatement(rows)) {
+    await insertChunkStatement(tx, orgId, slice);
+    await yieldToEventLoop();
+  }
+}
+
+/**
+ * Writes a large document's chunks once its row has committed (with its marker, see asWritten): one statement
+ * per transaction, so other queries get the store between them, then its real hash. Each transaction first
+ * checks, under the org's lock, that the row still holds this run's marker: a newer write of the document (which
+ * replaced the chunks written so far) or its deletion ends this one.
+ */
+async function insertLargeDocumentChunks(db: Db, orgId: string, entry: ChunkEntry): Promise<void> {
+  const rows = chunkRows(orgId, [entry]);
+  const ours = and(
+    eq(documents.orgId, orgId),
+    eq(documents.id, entry.id),
+    eq(documents.contentHash, entry.writtenHash!),
+  );
+  for (;;) {
+    const slice = nextStatement(rows);
+    const current = await db.transaction(async (tx) => {
+      await lockOrgIndex(tx, orgId);
+      if (slice.length === 0) {
+        await tx.update(documents).set({ contentHash: entry.prepared.hash }).where(ours);
+        return false;
+      }
+      const [row] = await tx.select({ id: documents.id }).from(documents).where(ours);
+      if (row) await insertChunkStatement(tx, orgId, slice);
+      return row !== undefined;
+    });
+    if (!current) return;
+    await yieldToEventLoop();
+  }
+}
+
+/**
+ * Writes chunk rows and adds them to the org's statistics in one statement: each chunk's text is tokenised once
+ * (tokenising is most of what indexing costs), and that one tsvector gives the stored `search` column, the BM25
+ * length and the statement's lexeme counts for `search_term_stats`.
+ */
+async function insertChunkStatement(tx: Tx, orgId: string, slice: readonly ChunkRow[]): Promise<void> {
+  const column = <T>(value: (row: ChunkRow) => T) => sql.param(slice.map(value));
+  await tx.execute(sql`
+    WITH input AS (
+      SELECT * FROM unnest(
+        ${column(() => newId())}::uuid[], ${column((row) => row.documentId)}::uuid[], ${column((row) => row.ord)}::int[],
+        ${column((row) => row.title)}::text[], ${column((row) => row.sectionPath)}::text[],
+        ${column((row) => row.text)}::text[], ${column((row) => row.prefix)}::text[],
+        ${column((row) => row.start)}::int[], ${column((row) => row.end)}::int[],
+        ${column((row) => row.tokenCount)}::int[], ${column((row) => row.source)}::text[],
+        ${column((row) => row.metadata.objectType)}::text[], ${column((row) => row.metadata.fileType)}::text[],
+        ${column((row) => row.metadata.authorEmail)}::text[],
+        ${column((row) => row.metadata.modifiedTime?.toISOString() ?? null)}::timestamptz[],
+        ${column((row) => textArrayLiteral(row.metadata.acl))}::text[]
+      ) AS i(id, document_id, ord, title, section_path, body, prefix, start_offset, end_offset, token_count, source,
+        object_type, file_type, author_email, modified_time, acl)
+    ),
+    tokenised AS MATERIALIZED (
+      SELECT i.*, v.search,
+        -- BM25 length as pg_textsearch counts it: lexeme occurrences of the english tsvector
+        (SELECT coalesce(sum(cardinality(u.positions)), 0)::int FROM unnest(v.search) AS u) AS search_length,
+        -- the prefix's words come first in the tsvector, so its last position bounds title and headings
+        (SELECT coalesce(max(p), 0)::int
+          FROM unnest(to_tsvector('english', i.prefix)) AS u, unnest(u.positions) AS p) AS prefix_positions
+      FROM input i, LATERAL (SELECT to_tsvector('english', i.body) AS search OFFSET 0) AS v
+    ),
+    chunks AS (
+      INSERT INTO document_chunks (id, org_id, document_id, ord, title, section_path, body, start_offset, end_offset,
+        token_count, source, object_type, file_type, author_email, modified_time, acl, search, search_length,
+        prefix_positions)
+      SELECT id, ${orgId}::uuid, document_id, ord, title, section_path, body, start_offset, end_offset, token_count,
+        source, object_type, file_type, author_email, modified_time, acl::text[], search, search_length,
+        prefix_positions
+      FROM tokenised
+    ),
+    terms AS (
+      INSERT INTO search_term_stats (org_id, lexeme, doc_freq)
+      SELECT ${orgId}::uuid, t.lexeme, count(*)::int
+      FROM tokenised, unnest(tsvector_to_array(tokenised.search)) AS t(lexeme)
+      GROUP BY t.lexeme
+      ORDER BY t.lexeme
+      ON CONFLICT (org_id, lexeme) DO UPDATE SET doc_freq = search_term_stats.doc_freq + excluded.doc_freq
+    )
+    INSERT INTO search_stats (org_id, chunk_count, total_length, updated_at)
+    SELECT ${orgId}::uuid, count(*), coalesce(sum(search_length), 0), now() FROM tokenised
+    ON CONFLICT (org_id) DO UPDATE SET
+      chunk_count = search_stats.chunk_count + excluded.chunk_count,
+      total_length = search_stats.total_length + excluded.total_length,
+      updated_at = excluded.updated_at`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import {
   type UploadVisibility,
 } from '../../common/api/uploads';
 import { UPLOAD_MAX_FILE_BYTES, UPLOAD_MAX_FILES } from '../../common/limits';
+import { cleanUploadName, UPLOAD_BYTES_PER_DAY, UPLOAD_REQUESTS_PER_MINUTE } from '../../common/uploads';
 import { validation } from '../../common/strings';
 import { badRequest } from '../errors';
 
@@ -25,11 +26,17 @@ export interface UploadLimits {
   maxFileBytes: number;
   /** Files per request. */
   maxFiles: number;
+  /** Upload requests per member a minute; past it, 429. */
+  requestsPerMinute: number;
+  /** Bytes per member parsed in a day; a file past it is refused with 413. */
+  bytesPerDay: number;
 }
 
 export const DEFAULT_UPLOAD_LIMITS: Readonly<UploadLimits> = {
   maxFileBytes: UPLOAD_MAX_FILE_BYTES,
   maxFiles: UPLOAD_MAX_FILES,
+  requestsPerMinute: UPLOAD_REQUESTS_PER_MINUTE,
+  bytesPerDay: UPLOAD_BYTES_PER_DAY,
 };
 
 export interface ReceivedFile {
@@ -85,7 +92,7 @@ export async function receiveUpload(request: FastifyRequest, limits: UploadLimit
       const sink = createWriteStream(target);
       await pipeline(part.file, sink);
       files.push({
-        name: path.basename(part.filename || 'file'),
+        name: cleanUploadName(path.basename(part.filename || 'file')),
         mimeType: part.mimetype,
         path: target,
         size: sink.bytesWritten,

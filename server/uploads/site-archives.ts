@@ -2,13 +2,14 @@
 // upload row carrying the site id, and read back by the site's connector through the SDK's SiteArchives. The
 // connector reads pages one at a time while it syncs, so the server lends it the hardened zip reader rather than
 // unpacking everything up front; it never sees the store, only the archives the connection's owner may read.
-import { and, asc, desc, eq, or } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import { FatalSourceError, type SiteArchive, type SiteArchives } from '../../connectors/sdk';
-import { uploadBlobs, uploads } from '../db/schema';
+import { uploads } from '../db/schema';
 import type { Db } from '../db/store';
 import { ParseError } from '../parsing/errors';
 import { DEFAULT_PARSE_LIMITS } from '../parsing/limits';
 import { readZipDirectory, readZipEntry, type ZipEntry } from '../parsing/zip';
+import { readUploadBytes } from './blobs';
 
 /** Finder and resource-fork files that archivers add beside the real ones (__MACOSX/, .DS_Store, ._name). */
 function isHiddenEntry(name: string): boolean {
@@ -27,15 +28,6 @@ export interface ArchiveReader {
   userId: string | null;
 }
 
-async function uploadBytes(db: Db, orgId: string, uploadId: string): Promise<Uint8Array> {
-  const pieces = await db
-    .select({ data: uploadBlobs.data })
-    .from(uploadBlobs)
-    .where(and(eq(uploadBlobs.orgId, orgId), eq(uploadBlobs.uploadId, uploadId)))
-    .orderBy(asc(uploadBlobs.seq));
-  return Buffer.concat(pieces.map((piece) => piece.data));
-}
-
 function unreadable(error: unknown): never {
   if (error instanceof ParseError)
     throw new FatalSourceError(`site archive: ${error.message}`, { cause: error });
@@ -49,13 +41,18 @@ export function siteArchivesFor(db: Db, reader: ArchiveReader): SiteArchives {
         ? or(eq(uploads.creatorId, reader.userId), eq(uploads.visibility, 'ORG'))
         : eq(uploads.visibility, 'ORG');
       const [row] = await db
-        .select({ id: uploads.id, createdAt: uploads.createdAt })
+        .select({ id: uploads.id, createdAt: uploads.createdAt, sizeBytes: uploads.sizeBytes })
         .from(uploads)
         .where(and(eq(uploads.orgId, reader.orgId), eq(uploads.siteId, siteId), readable))
         .orderBy(desc(uploads.createdAt), desc(uploads.id))
         .limit(1);
       if (!row) return null;
-      const bytes = await uploadBytes(db, reader.orgId, row.id);
+      const bytes = await readUploadBytes(db, {
+        orgId: reader.orgId,
+        uploadId: row.id,
+        sizeBytes: row.sizeBytes,
+      });
+      if (!bytes) throw new FatalSourceError('site archive: its upload did not finish; upload it again');
       let entries: ZipEntry[];
       try {
         entries = archiveFiles(readZipDirectory(bytes, DEFAULT_PARSE_LIMITS.maxArchiveEntries));

@@ -6,9 +6,14 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { strToU8, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../../common/api/search';
-import type { UploadedDocument, UploadListResponse, UploadResponse } from '../../../common/api/uploads';
+import {
+  uploadMessages,
+  type UploadedDocument,
+  type UploadListResponse,
+  type UploadResponse,
+} from '../../../common/api/uploads';
 import { files as fileStrings, validation } from '../../../common/strings';
-import { uploadBlobs, uploads, type User } from '../../db/schema';
+import { orgs, uploadBlobs, uploads, type User } from '../../db/schema';
 import { registerErrorHandling } from '../../http/error-handler';
 import { runWorker, type RunningWorker } from '../../jobs/worker';
 import { createLogger } from '../../logger';
@@ -432,5 +437,94 @@ describe('the size limit', () => {
     expect(mixed.body.failed).toEqual([
       { name: 'big.txt', code: 'PAYLOAD_TOO_LARGE', message: fileStrings.fileTooLarge('big.txt') },
     ]);
+  });
+});
+
+describe('per-member budgets', () => {
+  let limited: FastifyInstance;
+  let limitedBase: string;
+  let dora: User;
+  let evan: User;
+
+  beforeAll(async () => {
+    // The same routes on the same store with tiny budgets, so the refusals are proven without gigabytes.
+    limited = Fastify().withTypeProvider<ZodTypeProvider>();
+    limited.setValidatorCompiler(validatorCompiler);
+    limited.setSerializerCompiler(serializerCompiler);
+    limited.decorate('ctx', server.ctx);
+    limited.decorateRequest('viewer', null);
+    registerErrorHandling(limited);
+    registerAccessPolicy(limited);
+    await limited.register(uploadRoutes, { prefix: '/api/v1', requestsPerMinute: 3, bytesPerDay: 100 });
+    limitedBase = await limited.listen({ port: 0, host: '127.0.0.1' });
+    const [acme] = await server.store.db.select().from(orgs).where(eq(orgs.domain, 'acme.test'));
+    dora = await createUser(server.store.db, acme!, { email: 'dora@acme.test' });
+    evan = await createUser(server.store.db, acme!, { email: 'evan@acme.test' });
+    for (const user of [dora, evan]) tokens.set(user, (await loginTokensFor(server.ctx, user)).id_token);
+  });
+
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  const send = (user: User, files: FileSpec[]) =>
+    call<UploadResponse>(user, 'document_uploads', { method: 'POST', body: form(files) }, limitedBase);
+
+  it('answers 429 past the uploads a member may send a minute, storing nothing', async () => {
+    for (let i = 0; i < 3; i++) expect((await send(dora, [[`n${i}.txt`, `note ${i}`]])).status).toBe(200);
+    const before = await uploadCount();
+    const response = await fetch(`${limitedBase}/api/v1/document_uploads`, {
+      method: 'POST',
+      body: form([['n3.txt', 'note 3']]),
+      headers: { authorization: `Bearer ${tokens.get(dora)}` },
+    });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await response.json()).toEqual({ code: 'RATE_LIMITED', message: uploadMessages.TOO_MANY_UPLOADS });
+    expect(await uploadCount()).toBe(before);
+    // another member is counted apart
+    expect((await send(evan, [['e.txt', 'evan note']])).status).toBe(200);
+  });
+
+  it('refuses a file past the bytes a member may upload a day with 413, keeping the files within it', async () => {
+    const sixty = 'x '.repeat(30);
+    const mixed = await send(evan, [
+      ['first.txt', sixty],
+      ['second.txt', sixty],
+    ]);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.documents.map((doc) => doc.name)).toEqual(['first.txt']);
+    const refusal = {
+      code: 'PAYLOAD_TOO_LARGE',
+      message: uploadMessages.dailyLimitReached('second.txt', 100),
+    };
+    expect(mixed.body.failed).toEqual([{ name: 'second.txt', ...refusal }]);
+    // what is stored counts on the next request: nothing is left of the day's budget
+    const before = await uploadCount();
+    const alone = await send(evan, [['second.txt', sixty]]);
+    expect(alone).toEqual({ status: 413, body: refusal });
+    expect(await uploadCount()).toBe(before);
+  });
+});
+
+describe('file names', () => {
+  it('keeps no bidi controls or control characters, and keeps HTML as plain text', async () => {
+    const spoofed = 'invoice\u202Efdp.exe\u2066\u0007.txt';
+    const html = '<img src=x onerror=alert(1)>.txt';
+    const { status, body } = await upload(cat, [
+      [spoofed, 'The spoofed name'],
+      [html, 'The html name'],
+    ]);
+    expect(status).toBe(200);
+    expect(body.documents.map((doc) => doc.name)).toEqual(['invoicefdp.exe.txt', html]);
+    expect(body.documents[1]!.title).toBe('<img src=x onerror=alert(1)>');
+
+    const zip = zipSync({ 'docs/\u202Etxt.exe\u0000.md': strToU8('The zipped name') });
+    const zipped = await upload(cat, [['names.zip', zip]], {}, 'document_uploads/zip');
+    expect(zipped.status).toBe(200);
+    expect(zipped.body.documents.map((doc) => doc.name)).toEqual(['docs/txt.exe.md']);
+    const stored = await server.store.db.select({ fileName: uploads.fileName }).from(uploads);
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(stored.some((row) => /[\u0000-\u001f\u202a-\u202e\u2066-\u2069]/.test(row.fileName))).toBe(false);
   });
 });

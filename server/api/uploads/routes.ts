@@ -9,10 +9,11 @@ import {
   type UploadResponse,
 } from '../../../common/api/uploads';
 import { UPLOAD_MAX_ZIP_FILES } from '../../../common/limits';
+import { RateLimiter } from '../../auth/rate-limit';
 import type { Viewer } from '../../context';
 import { users } from '../../db/schema';
 import type { Db } from '../../db/store';
-import { badRequest } from '../../errors';
+import { ApiError, badRequest } from '../../errors';
 import { viewerOf } from '../../policies/access';
 import { assertMayUploadWith } from '../../policies/uploads';
 import { presentUpload } from '../../presenters/upload';
@@ -28,6 +29,18 @@ import { DEFAULT_UPLOAD_LIMITS, receiveUpload, type UploadLimits } from '../../u
 export const uploadRoutes: FastifyPluginAsyncZod<Partial<UploadLimits>> = async (app, options) => {
   const { db } = app.ctx.store;
   const limits: UploadLimits = { ...DEFAULT_UPLOAD_LIMITS, ...options };
+  const requests = new RateLimiter();
+  /** Counts the request against its sender's rate before a byte of the body is read; 429 past it. */
+  const admit = (viewer: Viewer) => {
+    const waitMs = requests.take([
+      { key: viewer.userId, max: limits.requestsPerMinute, windowMs: MINUTE_MS },
+    ]);
+    if (waitMs !== null) {
+      throw new ApiError(429, 'RATE_LIMITED', uploadMessages.TOO_MANY_UPLOADS, {
+        'retry-after': String(Math.ceil(waitMs / 1000)),
+      });
+    }
+  };
   // Registered here, not app-wide: only these routes take multipart bodies. A too-large file is reported by name
   // among the other files' results rather than aborting the whole request.
   await app.register(multipart, { throwFileSizeLimit: false });
@@ -43,11 +56,12 @@ export const uploadRoutes: FastifyPluginAsyncZod<Partial<UploadLimits>> = async 
     { config: { access: 'signedIn' }, schema: { response: { 200: uploadResponseSchema } } },
     async (request) => {
       const viewer = viewerOf(request);
+      admit(viewer);
       const received = await receiveUpload(request, limits);
       try {
         if (received.siteId !== null) throw badRequest(uploadMessages.SITE_ARCHIVE_ZIP_ONLY);
         assertMayUploadWith(received.visibility, viewer);
-        const ingest = new Ingest(db, viewer, received.visibility, request.log);
+        const ingest = new Ingest(db, viewer, received.visibility, request.log, limits);
         for (const file of received.files) await ingest.addFile(file);
         return await answer(db, viewer, ingest.result);
       } finally {
@@ -61,12 +75,13 @@ export const uploadRoutes: FastifyPluginAsyncZod<Partial<UploadLimits>> = async 
     { config: { access: 'signedIn' }, schema: { response: { 200: uploadResponseSchema } } },
     async (request) => {
       const viewer = viewerOf(request);
+      admit(viewer);
       const received = await receiveUpload(request, { ...limits, maxFiles: UPLOAD_MAX_ZIP_FILES });
       try {
         assertMayUploadWith(received.visibility, viewer);
-        const ingest = new Ingest(db, viewer, received.visibility, request.log);
+        const ingest = new Ingest(db, viewer, received.visibility, request.log, limits);
         const [zip] = received.files;
-        if (received.siteId === null) await ingest.addZip(zip!, limits);
+        if (received.siteId === null) await ingest.addZip(zip!);
         else await ingest.addSiteArchive(zip!, received.siteId);
         return await answer(db, viewer, ingest.result);
       } finally {
@@ -84,6 +99,8 @@ export const uploadRoutes: FastifyPluginAsyncZod<Partial<UploadLimits>> = async 
     },
   );
 };
+
+const MINUTE_MS = 60_000;
 
 /** Per-file results; with nothing stored, the call fails with the first file's refusal. */
 async function answer(db: Db, viewer: Viewer, result: IngestResult): Promise<UploadResponse> {
