@@ -53,7 +53,9 @@ describe('GET /_chatHistory', () => {
     const second = await createTopic(db, historian, { topicTitle: 'Second' });
     const sharedWithThem = await createTopic(db, owen, { topicTitle: 'Shared', members: [historian] });
     const notTheirs = await createTopic(db, owen, { topicTitle: 'Owen only', visibility: 'ORG' });
-    await db.insert(uploads).values({ orgId: acme.id, fileName: 'notes.txt', conversationId: second.id });
+    await db
+      .insert(uploads)
+      .values({ orgId: acme.id, creatorId: historian.id, fileName: 'notes.txt', conversationId: second.id });
 
     const base = Date.UTC(2024, 5, 1);
     // 24 messages a second apart, alternating topics; three more share one millisecond at the page boundary
