@@ -239,6 +239,10 @@ export const chatCopy = {
   ACCESS_INVITE_ONLY_HINT: 'Only you and the people added to this topic.',
   ACCESS_WORKSPACE_HINT: 'Everyone in your workspace with the link.',
   ACCESS_PUBLIC_HINT: 'Anyone with the link, even without signing in.',
+  /** Ours: the warning before widening a topic whose answers cite sources the new audience cannot all read. */
+  SHARE_NARROWER_SOURCES_WARNING:
+    'Some answers in this topic draw on sources that not everyone in this audience can read. They will see those answers hidden.',
+  SHARE_ANYWAY: 'Share anyway',
   SHARE_MEMBERS: 'People in this topic',
   SHARE_SEARCH_PLACEHOLDER: 'Add a colleague by name or email ...',
   SHARE_NO_MATCH: 'No one else to add matches this search.',

@@ -5,6 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import { topics as topicStrings } from '../common/strings';
+import { chatCopy } from '../app/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import type { RecordedRequest } from '../server/llm/testing/openai-server';
 import { startChatScout, withSignedInPage, type ChatScout } from './harness';
@@ -18,7 +19,10 @@ let bob: LoginTokens;
 
 function respond(request: RecordedRequest) {
   const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
-  if (system === SUGGESTIONS_SYSTEM_PROMPT) return { text: 'TITLE: Office hours\nRELATED:\n- Lunch hours' };
+  if (system === SUGGESTIONS_SYSTEM_PROMPT) {
+    if (JSON.stringify(request.messages).includes('bonus')) return { text: 'TITLE: Bonus pool' };
+    return { text: 'TITLE: Office hours\nRELATED:\n- Lunch hours' };
+  }
   return { text: 'The office opens at nine.' };
 }
 
@@ -132,6 +136,58 @@ describe('sharing a topic', () => {
         .getByText('When does the office open?')
         .waitFor({ timeout: WAIT_MS });
       await page.getByTestId('assistant-message').getByText('The office opens at nine.').waitFor();
+    });
+  });
+});
+
+describe('widening a topic whose answers cite private sources', () => {
+  it('warns before sharing, and shares only when the owner confirms', async () => {
+    // a member with no topic yet, so the question starts one
+    const carol = (await scout.createUser({ email: `carol@${DOMAIN}`, firstName: 'Carol' })).tokens;
+    await scout.indexDocuments(DOMAIN, [
+      {
+        source: 'gdrive',
+        externalId: 'bonus-pool',
+        title: 'Quarterly bonus pool',
+        body: 'The quarterly bonus pool is two percent of revenue.',
+        acl: [`user:carol@${DOMAIN}`],
+      },
+    ]);
+    await withPage(carol, async (page) => {
+      await page.goto(`${scout.baseUrl}/chat`);
+      const box = page.getByTestId('question-textarea');
+      await box.waitFor({ timeout: WAIT_MS });
+      await box.fill('How big is the quarterly bonus pool?');
+      await box.press('Enter');
+      const answer = page.getByTestId('assistant-message').last();
+      await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
+      await page.getByTestId('sidebar-topic').getByText('Bonus pool').click({ timeout: WAIT_MS });
+      await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/topic\/[0-9a-f-]{36}$/);
+
+      let patches = 0;
+      page.on('request', (request) => {
+        if (request.method() === 'PATCH' && /\/topics\/topic\/[0-9a-f-]{36}$/.test(request.url()))
+          patches += 1;
+      });
+      const dialog = await openShare(page);
+      await dialog.getByText('Workspace', { exact: true }).click();
+      const warning = dialog.getByTestId('share-narrower-sources');
+      await warning.waitFor({ timeout: WAIT_MS });
+      expect(await warning.innerText()).toContain(chatCopy.SHARE_NARROWER_SOURCES_WARNING);
+      expect(patches).toBe(0);
+
+      await warning.getByRole('button', { name: chatCopy.CANCEL }).click();
+      await warning.waitFor({ state: 'detached', timeout: WAIT_MS });
+      expect(await dialog.getByRole('radio', { name: 'Invite only' }).isChecked()).toBe(true);
+      expect(patches).toBe(0);
+
+      await dialog.getByText('Workspace', { exact: true }).click();
+      const patched = page.waitForResponse(
+        (response) => response.request().method() === 'PATCH' && response.url().includes('/topics/topic/'),
+      );
+      await dialog.getByRole('button', { name: chatCopy.SHARE_ANYWAY }).click();
+      expect((await patched).status()).toBe(200);
+      await expect.poll(() => dialog.getByRole('radio', { name: 'Workspace' }).isChecked()).toBe(true);
     });
   });
 });

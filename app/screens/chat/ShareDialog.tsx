@@ -1,4 +1,5 @@
 import {
+  Alert,
   Avatar,
   Button,
   Group,
@@ -13,16 +14,21 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconLink, IconSearch } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { TopicAccess } from '../../../common/api/messages';
-import type { TopicMember, TopicMembersResponse } from '../../../common/api/topics';
+import {
+  topicShareCheckResponseSchema,
+  type TopicMember,
+  type TopicMembersResponse,
+} from '../../../common/api/topics';
 import {
   MEMBER_SEARCH_DEBOUNCE_MS,
   SHARE_MEMBER_LIST_MAX_HEIGHT_PX,
   SHARE_MODAL_WIDTH_PX,
 } from '../../../common/limits';
 import { shell, topics as topicStrings } from '../../../common/strings';
+import { apiRequest } from '../../api/client';
 import { useOrg } from '../../api/org';
 import { isFlagOn, useSignedInUser } from '../../auth/session';
 import {
@@ -204,12 +210,33 @@ export function ShareDialog({ conversationId, access, onClose }: Props) {
   const queryClient = useQueryClient();
   const [level, setLevel] = useState<AccessLevel>(() => accessLevelOf(access));
   const [saving, setSaving] = useState(false);
+  // a wider level whose audience cannot read every source the answers cite, waiting for the owner to confirm
+  const [unconfirmed, setUnconfirmed] = useState<Exclude<AccessLevel, 'INVITE_ONLY'> | null>(null);
   const publicAllowed = isFlagOn(user, 'publicTopics') && org.data?.publicTopicsEnabled === true;
   const levels = offeredAccessLevels(publicAllowed || level === 'PUBLIC');
+  // the server says who may change the level and whether an audience would miss sources the answers cite
+  const shareCheck = useQuery({
+    queryKey: [...chatKeys.topic(conversationId), 'share-check'],
+    queryFn: ({ signal }) =>
+      apiRequest(`topics/topic/${encodeURIComponent(conversationId)}/share_check`, {
+        schema: topicShareCheckResponseSchema,
+        signal,
+      }),
+  });
 
   const choose = async (next: AccessLevel) => {
+    if (next === level) return;
+    const check = shareCheck.data ?? (await shareCheck.refetch()).data;
+    if (next !== 'INVITE_ONLY' && check?.narrower_sources[next]) {
+      setUnconfirmed(next);
+      return;
+    }
+    await apply(next);
+  };
+
+  const apply = async (next: AccessLevel) => {
     const before = level;
-    if (next === before) return;
+    setUnconfirmed(null);
     setLevel(next);
     setSaving(true);
     try {
@@ -249,8 +276,8 @@ export function ShareDialog({ conversationId, access, onClose }: Props) {
           </Text>
           <SegmentedControl
             fullWidth
-            value={level}
-            disabled={saving}
+            value={unconfirmed ?? level}
+            disabled={saving || shareCheck.data?.may_share === false}
             onChange={(value) => void choose(value as AccessLevel)}
             data={levels.map((value) => ({
               value,
@@ -260,8 +287,23 @@ export function ShareDialog({ conversationId, access, onClose }: Props) {
             data-testid="share-access"
           />
           <Text size="xs" c="dimmed" data-testid="share-access-hint">
-            {LEVEL_HINTS[level]}
+            {LEVEL_HINTS[unconfirmed ?? level]}
           </Text>
+          {unconfirmed && (
+            <Alert color="yellow" variant="light" data-testid="share-narrower-sources">
+              <Stack gap="xs">
+                <Text size="sm">{chatCopy.SHARE_NARROWER_SOURCES_WARNING}</Text>
+                <Group gap="xs">
+                  <Button size="xs" color="yellow" onClick={() => void apply(unconfirmed)}>
+                    {chatCopy.SHARE_ANYWAY}
+                  </Button>
+                  <Button size="xs" variant="default" onClick={() => setUnconfirmed(null)}>
+                    {chatCopy.CANCEL}
+                  </Button>
+                </Group>
+              </Stack>
+            </Alert>
+          )}
         </Stack>
         {isFlagOn(user, 'multiplayerEnabled') && <MembersSection conversationId={conversationId} />}
         <Group justify="space-between">
