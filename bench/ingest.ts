@@ -7,11 +7,15 @@
 // API on 127.0.0.1 through the real sync engine and job worker, in this process, into the embedded store and, with
 // --database-url, a PostgreSQL database (migrated on open; create it first); documents and chunks per second, and
 // resident memory sampled through the sync.
+// A zip bomb-ish upload: a zip inflating to BENCH_HEALTH_MB (default 200) MB of plain text, uploaded and indexed
+// by the worker in this process (as `npm start` runs it) on the embedded store, while /health is called every
+// 20 ms: its p50/p99/max latency and the event loop's longest pause.
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { count, eq } from 'drizzle-orm';
+import { strToU8, zipSync } from 'fflate';
 import type { UploadListResponse, UploadResponse } from '../common/api/uploads';
 import { ConnectionStatus } from '../common/connection-status';
 import { UPLOAD_MAX_FILES } from '../common/limits';
@@ -122,6 +126,68 @@ async function benchUploads(): Promise<void> {
       `upload + parse ${perSecond(FILES, uploadSeconds)} files/s; ` +
       `index ${perSecond(FILES, indexSeconds)} files/s, ${perSecond(chunks, indexSeconds)} chunks/s ` +
       `(${chunks} chunks); peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  );
+}
+
+const HEALTH_MB = Number(process.env.BENCH_HEALTH_MB ?? 200);
+const HEALTH_POLL_MS = 20;
+
+async function benchHugeUpload(): Promise<void> {
+  const server = await createTestServer();
+  await initSearch(server.store);
+  const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
+  const org = await createOrg(server.store.db, { domain: 'bench-huge.test' });
+  const user = await createUser(server.store.db, org, { email: 'bench@bench-huge.test' });
+  const headers = { authorization: `Bearer ${(await loginTokensFor(server.ctx, user)).id_token}` };
+  const page = Array.from({ length: 400 }, (_, i) => paragraph(i, 12)).join('.\n');
+  const zip = zipSync({
+    'huge.txt': strToU8(page.repeat(Math.ceil((HEALTH_MB * 1024 * 1024) / page.length))),
+  });
+  const worker = runWorker(server.store, createLogger('silent'), { idleMs: 10 });
+
+  const latencies: number[] = [];
+  let ingesting = true;
+  const poll = (async () => {
+    while (ingesting) {
+      const started = performance.now();
+      await fetch(`${base}/api/v1/health`);
+      latencies.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+    }
+  })();
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const started = performance.now();
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(zip)]), 'huge.zip');
+  const response = await fetch(`${base}/api/v1/document_uploads/zip`, {
+    method: 'POST',
+    body: form,
+    headers,
+  });
+  const answer = (await response.json()) as UploadResponse;
+  if (!response.ok) throw new Error(`upload failed: ${JSON.stringify(answer)}`);
+  let chunks = -1;
+  while (chunks === -1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const listed = await fetch(`${base}/api/v1/document_uploads`, { headers });
+    chunks = ((await listed.json()) as UploadListResponse).documents[0]!.total_chunks;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  ingesting = false;
+  await poll;
+  delay.disable();
+  await worker.stop();
+  await server.close();
+
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+  console.log(
+    `ingest huge upload (${(zip.length / 1024).toFixed(0)} KB zip inflating to ${HEALTH_MB} MB of text, ` +
+      `embedded store, worker in process): ${seconds.toFixed(1)} s to indexed (${chunks} chunks); /health ` +
+      `p50 ${at(0.5).toFixed(0)} ms, p99 ${at(0.99).toFixed(0)} ms, max ${at(1).toFixed(0)} ms over ` +
+      `${latencies.length} calls; longest event-loop pause ${(delay.max / 1e6).toFixed(0)} ms; ` +
+      `load average ${os.loadavg()[0]!.toFixed(1)}`,
   );
 }
 
@@ -244,6 +310,7 @@ async function benchSource(store: Store, label: string): Promise<void> {
 
 export async function benchIngest(): Promise<void> {
   await benchUploads();
+  await benchHugeUpload();
   // The connection's credentials are sealed with the process's key, as the server's are with its data dir's.
   setDefaultSecretKey(generateSecretKey());
   registerConnector(notesConnector);

@@ -7,6 +7,7 @@ import { InvalidAclError } from './acl';
 import {
   deleteConnectionDocuments,
   deleteDocuments,
+  recomputeStatistics,
   reindexOrg,
   setDocumentAcl,
   upsertDocuments,
@@ -99,6 +100,33 @@ describe('upsertDocuments', () => {
     expect(first).toMatchObject({ acl: ['org'], objectType: 'articles', authorEmail: 'ada@example.com' });
     expect(first.body.startsWith('Page a\n')).toBe(true);
     await expectStatisticsExact(org.id);
+  });
+
+  it('writes a document too large for one transaction in slices, and redoes one a crash left half-written', async () => {
+    const own = await newOrg();
+    const body = Array.from({ length: 400 }, (_, i) => `Section ${i} covers the budget review for team ${i}.`)
+      .join('\n')
+      .repeat(8);
+    expect(body.length).toBeGreaterThan(100_000);
+    const big = doc('big', { body });
+    const first = await upsertDocuments(db, own.id, [big, doc('small')]);
+    expect(first).toMatchObject({ inserted: 2 });
+    const whole = (await chunkRows(own.id)).filter((chunk) => chunk.documentId === first.documentIds[0]);
+    expect(whole.map((chunk) => chunk.ord)).toEqual(whole.map((_, i) => i));
+    await expectStatisticsExact(own.id);
+    expect(await upsertDocuments(db, own.id, [big])).toMatchObject({ unchanged: 1 });
+
+    // a crash after some of its slices: the row still holds its marker, the later chunks are missing
+    await db.execute(sql`
+      DELETE FROM document_chunks WHERE document_id = ${first.documentIds[0]}::uuid AND ord >= ${Math.floor(whole.length / 2)}`);
+    await db.execute(
+      sql`UPDATE documents SET content_hash = 'pending:crashed' WHERE id = ${first.documentIds[0]}::uuid`,
+    );
+    await recomputeStatistics(db, own.id);
+    expect(await upsertDocuments(db, own.id, [big])).toMatchObject({ rechunked: 1 });
+    const redone = (await chunkRows(own.id)).filter((chunk) => chunk.documentId === first.documentIds[0]);
+    expect(redone.map((chunk) => chunk.body)).toEqual(whole.map((chunk) => chunk.body));
+    await expectStatisticsExact(own.id);
   });
 
   it('is idempotent: the same batch twice leaves every row as it was', async () => {
