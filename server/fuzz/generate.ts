@@ -73,6 +73,8 @@ class Generator {
   constructor(
     private readonly root: Schema,
     private readonly random: () => number,
+    /** Every optional property too, so a bent payload has more places to bend. */
+    private readonly complete = false,
   ) {}
 
   private pick<T>(items: readonly T[]): T {
@@ -120,7 +122,7 @@ class Generator {
         const out: Record<string, Json> = {};
         const required = new Set(schema.required ?? []);
         for (const [key, property] of Object.entries(schema.properties ?? {})) {
-          if (required.has(key) || (depth < 6 && this.random() < 0.5))
+          if (required.has(key) || (depth < 6 && (this.complete || this.random() < 0.5)))
             out[key] = this.valid(property, depth + 1);
         }
         if (typeof schema.additionalProperties === 'object' && depth < 6 && this.random() < 0.5)
@@ -186,6 +188,9 @@ function pathsOf(value: Json, path: (string | number)[] = [], out: (string | num
   return out;
 }
 
+const at = (value: Json, path: (string | number)[]): Json =>
+  path.reduce<Json>((current, step) => (current as Record<string | number, Json>)[step]!, value);
+
 function setAt(value: Json, path: (string | number)[], replacement: Json): Json {
   if (path.length === 0) return replacement;
   const [head, ...rest] = path;
@@ -230,7 +235,7 @@ const OUT_OF_RANGE_DATES: Json[] = [
 
 /** One payload for `schema` of the given kind; the same seed gives the same payloads. */
 export function generate(schema: Schema, kind: FuzzKind, random: () => number): Json {
-  const generator = new Generator(schema, random);
+  const generator = new Generator(schema, random, kind !== 'valid');
   const valid = generator.valid(schema);
   if (kind === 'valid') return valid;
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
@@ -240,7 +245,10 @@ export function generate(schema: Schema, kind: FuzzKind, random: () => number): 
     const leaf = schemaAt(generator, schema, at);
     return leaf.format === 'date-time' || leaf.type === 'integer' || leaf.type === 'number' || leaf.anyOf;
   });
-  const path = pick(kind === 'dates' && datePaths.length > 0 ? datePaths : paths);
+  // NULs go into a string the payload already has, when it has one: that is where the store sees them.
+  const stringPaths = paths.filter((path) => typeof at(valid, path) === 'string');
+  const targeted = kind === 'dates' ? datePaths : kind === 'nul' ? stringPaths : paths;
+  const path = pick(targeted.length > 0 ? targeted : paths);
   switch (kind) {
     case 'boundary':
       return setAt(valid, path, generator.boundary(schemaAt(generator, schema, path)));
@@ -248,8 +256,10 @@ export function generate(schema: Schema, kind: FuzzKind, random: () => number): 
       return random() < 0.2 && valid && typeof valid === 'object' && !Array.isArray(valid)
         ? { ...valid, unexpected_field: 'x' }
         : setAt(valid, path, pick([42, -1.5, 'text', true, null, [], {}, '', 1e308, -1e308]));
-    case 'nul':
-      return setAt(valid, path, pick(['\u0000', 'a\u0000b', 'bell\u0007', 'esc\u001b[0m', '\ud800']));
+    case 'nul': {
+      const text = typeof valid === 'string' ? valid : String(at(valid, path) ?? '');
+      return setAt(valid, path, `${text}${pick(['\u0000', '\u0000b', '\u0007', '\u001b[0m'])}`);
+    }
     case 'huge':
       return setAt(valid, path, pick(['h'.repeat(2_000_000), Array.from({ length: 50_000 }, (_, i) => i)]));
     case 'deep':
