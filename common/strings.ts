@@ -339,7 +339,7 @@ export const input = {
   CONTROL_CHARACTERS: 'must not contain control characters',
   TOO_DEEP: 'is nested too deeply',
   UNKNOWN_FIELD: 'has a field that is not accepted',
-  DATE_OUT_OF_RANGE: 'must be a date between the years 1970 and 9999',
+  DATE_OUT_OF_RANGE: 'must be a date between the years 1000 and 9999',
   HTTP_LINK_ONLY: 'must be an http or https link',
   BAD_ADDRESS: 'The request address is not valid.',
 } as const;

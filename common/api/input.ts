@@ -74,9 +74,10 @@ export function parseRequest<S extends z.ZodType>(
 
 /**
  * Instants a request may carry. PostgreSQL has no year 0 and JavaScript writes years past 9999 as `+010000`, which
- * it refuses; before 1970 nothing we index or schedule happened.
+ * it refuses. Documents can be old (an archive, a scanned contract), so the floor is not the epoch; but a year
+ * under 100 comes back from the store as 19xx or 20xx (the driver's date parsing), so it is the year 1000.
  */
-export const EARLIEST_INSTANT_MS = Date.UTC(1970, 0, 1);
+export const EARLIEST_INSTANT_MS = Date.parse('1000-01-01T00:00:00Z');
 export const LATEST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 export const isInstantInRange = (date: Date) =>

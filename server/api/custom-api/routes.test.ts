@@ -217,7 +217,7 @@ describe('custom-api', () => {
       bad({ acl: { groups: [nul] } }),
       bad({ created_at: '0000-01-01T00:00:00Z' }),
       bad({ modified_at: '9999-12-31T23:59:59-05:00' }),
-      bad({ modified_at: '1969-12-31T23:59:59Z' }),
+      bad({ modified_at: '0099-12-31T23:59:59Z' }),
     ];
     for (const badDocument of badDocuments) {
       const res = await call('POST', `/custom-api/${connectionId}/documents`, key, {
@@ -234,6 +234,22 @@ describe('custom-api', () => {
     });
     expect(groups.status).toBe(400);
     expect(await rows()).toEqual(before);
+  });
+
+  it('keeps the dates of old documents, down to the year 1000', async () => {
+    const old = [
+      doc({ id: 'moon-landing', acl: { org: true }, created_at: '1969-07-20T20:17:00Z' }),
+      doc({ id: 'first-year', acl: { org: true }, created_at: '1000-01-01T00:00:00Z' }),
+    ];
+    const res = await call('POST', `/custom-api/${connectionId}/documents`, key, { documents: old });
+    expect(res.status).toBe(200);
+    const stored = await server.store.db
+      .select({ externalId: documents.externalId, createdTime: documents.createdTime })
+      .from(documents)
+      .where(eq(documents.connectionId, connectionId));
+    const created = Object.fromEntries(stored.map((row) => [row.externalId, row.createdTime?.toISOString()]));
+    expect(created['moon-landing']).toBe('1969-07-20T20:17:00.000Z');
+    expect(created['first-year']).toBe('1000-01-01T00:00:00.000Z');
   });
 
   it('answers a typo in a key with a short 400 that does not echo the unknown keys', async () => {
