@@ -20,7 +20,7 @@ import {
   type ScriptedReply,
 } from '../server/llm/testing/openai-server';
 import { initSearch, upsertDocuments, type IndexDocument } from '../server/search';
-import { seededRandom } from '../server/search/testing';
+import { seededRandom } from '../server/testing/random';
 import { createOrg, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
 import { documentsFrom, evalQueries, seedMembers } from './search';

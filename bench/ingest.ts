@@ -28,7 +28,7 @@ import { runWorker } from '../server/jobs/worker';
 import { createLogger } from '../server/logger';
 import { makeDocx, makePdf, makePptx, makeXlsx } from '../server/parsing/testing';
 import { initSearch } from '../server/search';
-import { seededRandom } from '../server/search/testing';
+import { seededRandom } from '../server/testing/random';
 import { encryptCredentials } from '../server/sync/connections';
 import { enqueueSync } from '../server/sync/jobs';
 import { registerConnector } from '../server/sync/registry';

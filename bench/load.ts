@@ -25,7 +25,7 @@ import { openStore } from '../server/db/store';
 import { startOpenAiServer, type RecordedRequest } from '../server/llm/testing/openai-server';
 import { createLogger } from '../server/logger';
 import { initSearch, upsertDocuments, type IndexDocument } from '../server/search';
-import { seededRandom } from '../server/search/testing';
+import { seededRandom } from '../server/testing/random';
 import { startServer } from '../server/serve';
 import { createOrg } from '../server/testing/fixtures';
 import { documentsFrom, evalQueries, seedMembers } from './search';

@@ -9,7 +9,8 @@ import { ChatTestClient } from '../chat/testing/chat-client';
 import { listApiRoutes, type ApiRoute } from '../policies/access';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
-import { FUZZ_KINDS, generate, jsonSchemaOf, seededRandom, type FuzzKind } from './generate';
+import { seededRandom } from '../testing/random';
+import { FUZZ_KINDS, generate, jsonSchemaOf, type FuzzKind } from './generate';
 
 export type FuzzOptions = {
   seed: number;

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkDocument, DEFAULT_MAX_CHUNK_TOKENS, estimateTokens, type Chunk } from './chunking';
-
-/** A deterministic pseudo-random generator, so failures reproduce. */
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../testing/random';
 
 const WORDS = 'alpha beta gamma delta budget review launch plan quarterly design customer refund'.split(' ');
 
@@ -65,7 +54,7 @@ describe('chunkDocument', () => {
   });
 
   it('turns markdown headings into section paths and starts a chunk at each heading', () => {
-    const random = rng(1);
+    const random = seededRandom(1);
     const para = () => Array.from({ length: 14 }, () => sentence(random, 12)).join(' ');
     const body = [
       '# Handbook',
@@ -99,7 +88,7 @@ describe('chunkDocument', () => {
   });
 
   it('merges a section too small to stand alone into the next, under their common path', () => {
-    const random = rng(2);
+    const random = seededRandom(2);
     const body = ['# Guide', '## Short', 'One line.', '## Long', sentence(random, 300)].join('\n\n');
     const chunks = chunkDocument({ title: 'T', body });
     expect(chunks[0]!.sectionPath).toEqual(['Guide']);
@@ -109,7 +98,7 @@ describe('chunkDocument', () => {
 
   it('keeps every chunk under the limit and the offsets exact, on random documents', () => {
     for (let seed = 1; seed <= 40; seed++) {
-      const random = rng(seed);
+      const random = seededRandom(seed);
       const maxTokens = [DEFAULT_MAX_CHUNK_TOKENS, 64, 128][seed % 3]!;
       const parts: string[] = [];
       const count = 1 + Math.floor(random() * 60);
@@ -142,7 +131,7 @@ describe('chunkDocument', () => {
   });
 
   it('fills chunks to about the limit rather than cutting at every sentence', () => {
-    const random = rng(3);
+    const random = seededRandom(3);
     const body = Array.from({ length: 400 }, () => sentence(random, 10)).join(' ');
     const chunks = chunkDocument({ title: 'Long', body });
     expect(chunks.length).toBeGreaterThan(3);

@@ -16,7 +16,8 @@ import {
   type SearchRequest,
   type SearchSort,
 } from './search';
-import { lexemesOf, openServerTestStore, pick, sample, seededRandom, testDatabaseUrl } from './testing';
+import { lexemesOf, openServerTestStore, pick, sample, testDatabaseUrl } from './testing';
+import { seededRandom } from '../testing/random';
 
 const VOCABULARY = (
   'budget roadmap hiring refund invoice laptop holiday security incident launch design review customer ' +

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutosuggestResponse, HitsStatResponse, SearchResponse } from '../../../common/api/search';
 import { aclGroupMembers, type Org, type User } from '../../db/schema';
 import { deleteDocuments, setDocumentAcl, upsertDocuments, type IndexDocument } from '../../search';
-import { lexemesOf, pick, sample, seededRandom } from '../../search/testing';
+import { lexemesOf, pick, sample } from '../../search/testing';
+import { seededRandom } from '../../testing/random';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
 

@@ -10,7 +10,8 @@ import type {
 } from '../../../common/api/search';
 import { aclGroupMembers, users, type Org, type User } from '../../db/schema';
 import { deleteDocuments, setDocumentAcl, upsertDocuments, type IndexDocument } from '../../search';
-import { seededRandom, pick } from '../../search/testing';
+import { pick } from '../../search/testing';
+import { seededRandom } from '../../testing/random';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
 
