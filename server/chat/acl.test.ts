@@ -12,7 +12,11 @@ let orgWideId: string;
 let privateId: string;
 
 function respond(request: RecordedRequest): ScriptedReply {
-  if (request.messages[0]?.content === SUGGESTIONS_SYSTEM_PROMPT) return { text: 'TITLE: Salary bands' };
+  if (request.messages[0]?.content === SUGGESTIONS_SYSTEM_PROMPT) {
+    // titles the topic after the first document it is shown, as a model may
+    const shown = /^- (.+)$/m.exec(request.messages[1]?.content ?? '')?.[1];
+    return { text: `TITLE: ${shown ?? 'Salary questions'}` };
+  }
   // cites every number it could: only sources in the prompt may come back as references
   const reply = 'Salaries follow the published bands [1][2][3].';
   // a question asked 'slowly' streams slowly enough for a colleague to join while it is written
@@ -125,4 +129,19 @@ it('shows a colleague who joins a live answer nothing of a source they may not r
   expect(privateTraces(alice.messages)).toEqual([]);
   expect((await bob.next('ANSWER_COMPLETE')).messageText).toBe('Salaries follow the published bands [1][2].');
   await Promise.all([alice.close(), bob.close()]);
+});
+
+it('titles a topic from its question, never from the documents found, which its readers may not read', async () => {
+  const bob = await h.connect(h.bobToken);
+  bob.send({ type: 'QUERY', query: 'salary review for bob' });
+  const complete = await bob.next('ANSWER_COMPLETE');
+  expect(complete.references.map((reference) => reference.id)).toContain(privateId);
+  const title = (await bob.next('TOPIC_TITLE')).topic_title;
+  expect(title).toBe('Salary questions');
+  const [stored] = await h.server.store.db
+    .select({ title: topics.topicTitle })
+    .from(topics)
+    .where(eq(topics.id, complete.conversation_id));
+  expect(stored?.title).toBe('Salary questions');
+  await bob.close();
 });

@@ -672,7 +672,7 @@ async function runAnswer(
     };
     const suggestions: Promise<Suggestions | null> =
       plan.model.kind === 'generative'
-        ? suggestWithModel(plan.model, question, passages, sideCalls.signal).catch(() => null)
+        ? suggestWithModel(plan.model, question, sideCalls.signal).catch(() => null)
         : Promise.resolve(null);
 
     // STREAMING_ANSWER

@@ -1,7 +1,9 @@
 /**
  * Related searches and topic titles. With a model: one cheap non-streaming call, made while the answer streams, that
- * returns both. Without one, or when that call fails or says nothing usable: related searches from the top
- * documents' titles and a title from the first question.
+ * returns both from the question alone. The topic's title is shown to everyone who may open the topic, and its
+ * readers need not read what the asker could: a title written from the documents found would carry their titles to
+ * them. Without a model, or when that call fails or says nothing usable: related searches from the top documents'
+ * titles (withheld, like the answer, from a reader who may not read those documents) and a title from the question.
  */
 import { RELATED_SEARCHES_MAX } from '../../common/limits';
 import { completeModelText } from '../llm/generate';
@@ -14,8 +16,8 @@ const RELATED_MAX_CHARS = 100;
 export type Suggestions = { title: string | null; related: string[] };
 
 export const SUGGESTIONS_SYSTEM_PROMPT = [
-  'You help a workplace search assistant. Given a question and the titles of documents found for it, reply in',
-  'exactly this format and nothing else:',
+  'You help a workplace search assistant. Given a question a colleague asked, reply in exactly this format and',
+  'nothing else:',
   'TITLE: <a short title for the conversation, at most 6 words>',
   'RELATED:',
   `- <a follow-up search a colleague might run next> (up to ${RELATED_SEARCHES_MAX} lines)`,
@@ -87,17 +89,12 @@ export function relatedFromPassages(question: string, passages: readonly Passage
 export async function suggestWithModel(
   model: ResolvedModel,
   question: string,
-  passages: readonly Passage[],
   signal: AbortSignal,
 ): Promise<Suggestions> {
-  const titles = passages.slice(0, 8).map((passage) => `- ${passage.title || passage.url || 'Untitled'}`);
-  const prompt = [`Question: ${question}`, 'Documents found:', ...(titles.length ? titles : ['(none)'])].join(
-    '\n',
-  );
   const reply = await completeModelText({
     model,
     system: SUGGESTIONS_SYSTEM_PROMPT,
-    messages: [{ role: 'user', content: prompt }],
+    messages: [{ role: 'user', content: `Question: ${question}` }],
     signal,
     maxOutputTokens: 200,
   });
