@@ -34,7 +34,8 @@ const NON_APP_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /**
  * Security headers on every answer, errors included: the app's policy on HTML, the closed one on everything else;
- * no MIME sniffing (a JSON body read as HTML); no referrer, since sign-in links carry a code in the address.
+ * no MIME sniffing (a JSON body read as HTML); no referrer, since sign-in links carry a code in the address. A page
+ * that sets its own policy (the OAuth popup's result page, whose one script carries a nonce) keeps it.
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const appPolicy = appContentSecurityPolicy(app.ctx.config.publicUrl);
@@ -42,7 +43,9 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     // A 304 has no type, and the browser lays its headers over the cached page's: it must carry the app's policy.
     const type = reply.getHeader('content-type');
     const notApp = type !== undefined && !String(type).startsWith('text/html');
-    reply.header('content-security-policy', notApp ? NON_APP_POLICY : appPolicy);
+    if (!reply.hasHeader('content-security-policy')) {
+      reply.header('content-security-policy', notApp ? NON_APP_POLICY : appPolicy);
+    }
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-frame-options', 'DENY');

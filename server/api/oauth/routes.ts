@@ -33,7 +33,10 @@ export const appOAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply
       .header('set-cookie', spentCookie(ctx))
       .header('cache-control', 'no-store')
-      .header('content-security-policy', `default-src 'none'; script-src 'nonce-${nonce}'`)
+      .header(
+        'content-security-policy',
+        `default-src 'none'; script-src 'nonce-${nonce}'; frame-ancestors 'none'`,
+      )
       .type('text/html; charset=utf-8')
       .send(resultPage(ctx, result, nonce));
   });
