@@ -45,6 +45,17 @@ describe('security headers', () => {
     }
   });
 
+  it('let the side panel be framed by the app and the browser extension only (spec §2.2)', async () => {
+    const res = await server.app.inject({ method: 'GET', url: '/side-panel?from=extension' });
+    expect(res.statusCode).toBe(200);
+    const csp = directives(res.headers['content-security-policy']);
+    expect(csp.get('frame-ancestors')).toBe("'self' chrome-extension: moz-extension:");
+    expect(csp.get('script-src')).toBe("'self'");
+    expect(res.headers['x-frame-options']).toBeUndefined();
+    const other = await server.app.inject({ method: 'GET', url: '/side-panel-not' });
+    expect(directives(other.headers['content-security-policy']).get('frame-ancestors')).toBe("'none'");
+  });
+
   it("keep the app's policy on a 304, whose headers the browser lays over the cached page", async () => {
     const first = await server.app.inject({ method: 'GET', url: '/chat' });
     const validators = { 'if-none-match': String(first.headers.etag) };

@@ -10,9 +10,9 @@ export const DEFAULT_SPA_DIR = fileURLToPath(new URL('../../dist/app', import.me
 /**
  * What the built app may load: its own scripts only (no inline script, so injected markup cannot run), inline styles
  * (Mantine sets them at run time), images of its own or from data/blob URLs, calls and sockets to this server, and
- * no framing by any page (clickjacking).
+ * no framing by any page (clickjacking), but for the pages a frame is made for.
  */
-export function appContentSecurityPolicy(publicUrl: string): string {
+export function appContentSecurityPolicy(publicUrl: string, frameAncestors = "'none'"): string {
   const { host } = new URL(publicUrl);
   return [
     "default-src 'self'",
@@ -22,7 +22,7 @@ export function appContentSecurityPolicy(publicUrl: string): string {
     "font-src 'self' data:",
     // 'self' covers same-origin sockets in current browsers; the explicit hosts are for those that predate CSP 3.
     `connect-src 'self' wss://${host} ws://${host}`,
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors}`,
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -32,6 +32,10 @@ export function appContentSecurityPolicy(publicUrl: string): string {
 /** Anything that is not the app (JSON, assets, errors) loads nothing and is framed by nothing. */
 const NON_APP_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
+/** The side-panel chat lives in a frame of the browser extension (spec §2.2); outside one it sends you home. */
+const FRAMED_APP_PATH = '/side-panel';
+const EXTENSION_FRAME_ANCESTORS = "'self' chrome-extension: moz-extension:";
+
 /**
  * Security headers on every answer, errors included: the app's policy on HTML, the closed one on everything else;
  * no MIME sniffing (a JSON body read as HTML); no referrer, since sign-in links carry a code in the address. A page
@@ -39,16 +43,19 @@ const NON_APP_POLICY = "default-src 'none'; frame-ancestors 'none'";
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
   const appPolicy = appContentSecurityPolicy(app.ctx.config.publicUrl);
-  app.addHook('onSend', async (_request, reply) => {
+  const framedAppPolicy = appContentSecurityPolicy(app.ctx.config.publicUrl, EXTENSION_FRAME_ANCESTORS);
+  app.addHook('onSend', async (request, reply) => {
     // A 304 has no type, and the browser lays its headers over the cached page's: it must carry the app's policy.
     const type = reply.getHeader('content-type');
     const notApp = type !== undefined && !String(type).startsWith('text/html');
+    const framed = !notApp && request.url.split('?')[0] === FRAMED_APP_PATH;
     if (!reply.hasHeader('content-security-policy')) {
-      reply.header('content-security-policy', notApp ? NON_APP_POLICY : appPolicy);
+      reply.header('content-security-policy', notApp ? NON_APP_POLICY : framed ? framedAppPolicy : appPolicy);
     }
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'DENY');
+    // X-Frame-Options cannot name an extension; browsers that know frame-ancestors ignore it anyway
+    if (!framed) reply.header('x-frame-options', 'DENY');
   });
 }
 
