@@ -32,12 +32,12 @@ describe('ParserWorkers', () => {
     'terminates a parse stuck in one synchronous step once its time is up',
     { timeout: 20_000 },
     async () => {
-      // thousands of stray end tags under a deep stack keep the HTML tokenizer busy for seconds without yielding
-      // (10M characters: the character cap is raised so that the whole input reaches the tokenizer)
-      const hostile = utf8(`${'<div>'.repeat(500)}${'</x>'.repeat(2_500_000)}`);
+      // millions of stray end tags under a deep stack keep the HTML tokenizer busy for ~4 s (idle machine) without
+      // yielding, well past the time limit and its grace; the character cap is raised so all 30M reach the tokenizer
+      const hostile = utf8(`${'<div>'.repeat(500)}${'</x>'.repeat(7_500_000)}`);
       const started = Date.now();
       await expect(
-        workers.parse({ fileName: 'hostile.html', bytes: hostile }, { timeoutMs: 200, maxChars: 20_000_000 }),
+        workers.parse({ fileName: 'hostile.html', bytes: hostile }, { timeoutMs: 200, maxChars: 40_000_000 }),
       ).rejects.toThrow(ParseTimeoutError);
       expect(Date.now() - started).toBeLessThan(4000);
       // the next file gets a fresh worker
