@@ -14,17 +14,16 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
-import { vector } from '@electric-sql/pglite-pgvector';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
+import { EmbeddedClient } from './embedded-thread';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -146,15 +145,18 @@ async function openEmbeddedStore(
     chmodSync(path.resolve(dataDir), 0o700);
     unlock = lockDataDir(path.resolve(dataDir));
   }
-  const client = await PGlite.create({
-    ...(pgDataDir ? { dataDir: pgDataDir } : {}),
-    extensions: { pg_textsearch, vector },
-    postgresqlconf: embeddedPostgresConf,
-  }).catch((err: unknown) => {
+  const client = await EmbeddedClient.open(
+    {
+      ...(pgDataDir ? { dataDir: pgDataDir } : {}),
+      postgresqlConf: embeddedPostgresConf,
+    },
+    (err) => logger.error({ err }, 'store: the embedded store stopped; restart Scout'),
+  ).catch((err: unknown) => {
     unlock();
     throw err;
   });
-  const drizzleDb = drizzlePglite({ client, schema });
+  // the driver calls only what EmbeddedClient has (query, exec, transaction), with PGlite's meaning
+  const drizzleDb = drizzlePglite({ client: client as unknown as PGlite, schema });
   const db: Db = drizzleDb;
   const extensions = new Set<string>();
 
