@@ -99,8 +99,10 @@ async function followUpQueries(
       .filter((title) => title && !done.some((query) => query.toLowerCase() === title.toLowerCase()));
   }
   try {
+    // Only passages the answer keeps (the first RESEARCH_PASSAGES_MAX, in order of discovery) may reach the model:
+    // the answer's builtFrom lists those, and it decides who may read what the model made of them.
     const titles = found
-      .slice(0, 10)
+      .slice(0, Math.min(10, RESEARCH_PASSAGES_MAX))
       .map((passage) => `- ${passage.title}`)
       .join('\n');
     const reply = await completeModelText({
