@@ -36,6 +36,8 @@ export interface GmailFake {
   accessToken(): string;
   /** The current access token stops working; the token endpoint hands out the next one. */
   lapseAccessToken(): void;
+  /** The access token lapses once `requests` more API requests have been answered. */
+  lapseAccessTokenAfter(requests: number): void;
   addMessage(message: SeedMessage): void;
   /** Deletes every message of a thread for good (not the bin). */
   deleteThread(threadId: string): void;
@@ -193,15 +195,21 @@ function googleError(code: number, status: string, reason: string, message: stri
   };
 }
 
-export async function startGmailFake(
-  options: { mailbox?: string; pageSize?: number } = {},
-): Promise<GmailFake> {
+export interface GmailFakeOptions {
+  mailbox?: string;
+  pageSize?: number;
+  /** `expires_in` of the tokens the token endpoint issues; Google's are 3599 s. */
+  tokenLifetimeSeconds?: number;
+}
+
+export async function startGmailFake(options: GmailFakeOptions = {}): Promise<GmailFake> {
   const mailbox = options.mailbox ?? 'ada@example.com';
   const pageSize = options.pageSize ?? 2;
   const refreshToken = 'gmail-refresh-7c1e9a';
   let tokenSerial = 1;
   const accessToken = () => `gmail-access-${tokenSerial}-3b8f`;
   let lapsed = false;
+  let answeredUntilLapse: number | null = null;
   const messages = new Map<string, FakeMessage>();
   const history: HistoryEntry[] = [];
   let historyId = 1000;
@@ -211,10 +219,21 @@ export async function startGmailFake(
 
   const authorized =
     (handler: FakeHandler): FakeHandler =>
-    (request) =>
-      request.headers.authorization === `Bearer ${accessToken()}` && !lapsed
-        ? handler(request)
-        : googleError(401, 'UNAUTHENTICATED', 'authError', 'Request had invalid authentication credentials.');
+    (request) => {
+      if (answeredUntilLapse !== null && answeredUntilLapse <= 0) {
+        answeredUntilLapse = null;
+        lapsed = true;
+      }
+      if (request.headers.authorization !== `Bearer ${accessToken()}` || lapsed)
+        return googleError(
+          401,
+          'UNAUTHENTICATED',
+          'authError',
+          'Request had invalid authentication credentials.',
+        );
+      if (answeredUntilLapse !== null) answeredUntilLapse -= 1;
+      return handler(request);
+    };
 
   const record = (entry: gmail_v1.Schema$History) => {
     historyId += 1;
@@ -325,7 +344,7 @@ export async function startGmailFake(
     return {
       json: {
         access_token: accessToken(),
-        expires_in: 3599,
+        expires_in: options.tokenLifetimeSeconds ?? 3599,
         token_type: 'Bearer',
         scope: 'https://www.googleapis.com/auth/gmail.readonly',
       },
@@ -339,6 +358,9 @@ export async function startGmailFake(
     accessToken,
     lapseAccessToken() {
       lapsed = true;
+    },
+    lapseAccessTokenAfter(requests) {
+      answeredUntilLapse = requests;
     },
     addMessage(message) {
       const full: FakeMessage = { ...message, labels: message.labels ?? ['INBOX'] };
