@@ -3,7 +3,8 @@
 // history.list (with a retention horizon that answers 404, as Gmail does for a start it no longer keeps), and
 // Google's token endpoint for refreshes. Access tokens can be made to lapse; failures inject through `server`.
 import type { gmail_v1 } from '@googleapis/gmail';
-import { startFakeServer, type FakeHandler, type FakeServer } from '../sdk/fake-server';
+import { startFakeServer, type FakeServer } from '../sdk/fake-server';
+import { fakeGoogleAuth, googleError } from './fake-google-auth';
 
 export interface FakeAttachment {
   filename: string;
@@ -188,13 +189,6 @@ function decodeToken(token: string | null): number {
 }
 const encodeToken = (offset: number) => Buffer.from(String(offset), 'utf8').toString('base64url');
 
-function googleError(code: number, status: string, reason: string, message: string) {
-  return {
-    status: code,
-    json: { error: { code, message, status, errors: [{ message, domain: 'global', reason }] } },
-  };
-}
-
 export interface GmailFakeOptions {
   mailbox?: string;
   pageSize?: number;
@@ -205,11 +199,6 @@ export interface GmailFakeOptions {
 export async function startGmailFake(options: GmailFakeOptions = {}): Promise<GmailFake> {
   const mailbox = options.mailbox ?? 'ada@example.com';
   const pageSize = options.pageSize ?? 2;
-  const refreshToken = 'gmail-refresh-7c1e9a';
-  let tokenSerial = 1;
-  const accessToken = () => `gmail-access-${tokenSerial}-3b8f`;
-  let lapsed = false;
-  let answeredUntilLapse: number | null = null;
   const messages = new Map<string, FakeMessage>();
   const history: HistoryEntry[] = [];
   let historyId = 1000;
@@ -217,23 +206,12 @@ export async function startGmailFake(options: GmailFakeOptions = {}): Promise<Gm
 
   const server = await startFakeServer();
 
-  const authorized =
-    (handler: FakeHandler): FakeHandler =>
-    (request) => {
-      if (answeredUntilLapse !== null && answeredUntilLapse <= 0) {
-        answeredUntilLapse = null;
-        lapsed = true;
-      }
-      if (request.headers.authorization !== `Bearer ${accessToken()}` || lapsed)
-        return googleError(
-          401,
-          'UNAUTHENTICATED',
-          'authError',
-          'Request had invalid authentication credentials.',
-        );
-      if (answeredUntilLapse !== null) answeredUntilLapse -= 1;
-      return handler(request);
-    };
+  const auth = fakeGoogleAuth(server, {
+    prefix: 'gmail',
+    scope: 'https://www.googleapis.com/auth/gmail.readonly',
+    tokenLifetimeSeconds: options.tokenLifetimeSeconds,
+  });
+  const { authorized } = auth;
 
   const record = (entry: gmail_v1.Schema$History) => {
     historyId += 1;
@@ -329,39 +307,13 @@ export async function startGmailFake(options: GmailFakeOptions = {}): Promise<Gm
     }),
   );
 
-  // Google's token endpoint (RFC 6749 refresh grant, client_secret_post).
-  server.route('POST', '/token', (request) => {
-    const form = new URLSearchParams(request.body);
-    if (form.get('grant_type') !== 'refresh_token' || form.get('refresh_token') !== refreshToken)
-      return {
-        status: 400,
-        json: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
-      };
-    if (lapsed) {
-      tokenSerial += 1;
-      lapsed = false;
-    }
-    return {
-      json: {
-        access_token: accessToken(),
-        expires_in: options.tokenLifetimeSeconds ?? 3599,
-        token_type: 'Bearer',
-        scope: 'https://www.googleapis.com/auth/gmail.readonly',
-      },
-    };
-  });
-
   const fake: GmailFake = {
     server,
     mailbox,
-    refreshToken,
-    accessToken,
-    lapseAccessToken() {
-      lapsed = true;
-    },
-    lapseAccessTokenAfter(requests) {
-      answeredUntilLapse = requests;
-    },
+    refreshToken: auth.refreshToken,
+    accessToken: auth.accessToken,
+    lapseAccessToken: auth.lapse,
+    lapseAccessTokenAfter: auth.lapseAfter,
     addMessage(message) {
       const full: FakeMessage = { ...message, labels: message.labels ?? ['INBOX'] };
       messages.set(full.id, full);
