@@ -115,6 +115,29 @@ const threadListings = () =>
   fake.server.requests.filter((request) => request.path === '/gmail/v1/users/me/threads');
 const tokenRequests = () => fake.server.requests.filter((request) => request.path === '/token');
 
+describe('connecting Gmail', () => {
+  it('sends a member’s popup to Google for offline, read-only mail access with PKCE', async () => {
+    const token = (await loginTokensFor(server.ctx, grace)).id_token;
+    const res = await server.app.inject({
+      method: 'PUT',
+      url: '/api/v1/oauth/gmail',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { admin: false, options: {} },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const address = new URL(res.json<{ url: string }>().url);
+    expect(address.origin + address.pathname).toBe('https://accounts.google.com/o/oauth2/v2/auth');
+    expect(Object.fromEntries(address.searchParams)).toMatchObject({
+      client_id: 'gmail-client',
+      scope: 'https://www.googleapis.com/auth/gmail.readonly',
+      access_type: 'offline',
+      prompt: 'consent',
+      response_type: 'code',
+      code_challenge_method: 'S256',
+    });
+  });
+});
+
 describe('Gmail through the sync engine', () => {
   let connectionId: string;
 
