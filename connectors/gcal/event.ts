@@ -38,9 +38,9 @@ function descriptionText(description: string | null | undefined): string {
 
 /** People attending, without rooms and resources (they read nothing). */
 function attendeeEmails(event: Event): string[] {
-  return (event.attendees ?? [])
-    .filter((attendee) => !attendee.resource && attendee.email && EMAIL.test(attendee.email))
-    .map((attendee) => (attendee.email as string).toLowerCase());
+  return (event.attendees ?? []).flatMap((attendee) =>
+    !attendee.resource && attendee.email && EMAIL.test(attendee.email) ? [attendee.email.toLowerCase()] : [],
+  );
 }
 
 export function eventAcl(event: Event, member: string): Principal[] {

@@ -40,8 +40,7 @@ function decodeBody(data: string | null | undefined): string {
 function* walkParts(part: MessagePart | undefined): Generator<MessagePart> {
   if (!part) return;
   const stack: MessagePart[] = [part];
-  while (stack.length > 0) {
-    const current = stack.shift() as MessagePart;
+  for (let current = stack.shift(); current !== undefined; current = stack.shift()) {
     yield current;
     stack.unshift(...(current.parts ?? []));
   }
@@ -59,7 +58,7 @@ export function messageText(message: Message): string {
 }
 
 export function attachmentNames(message: Message): string[] {
-  return [...walkParts(message.payload)].filter(isAttachment).map((part) => part.filename as string);
+  return [...walkParts(message.payload)].flatMap((part) => (part.filename ? [part.filename] : []));
 }
 
 function sentAt(message: Message): Date {
