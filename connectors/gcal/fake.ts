@@ -44,7 +44,7 @@ const endOf = (event: calendar_v3.Schema$Event) =>
   new Date(event.end?.dateTime ?? event.end?.date ?? event.start?.dateTime ?? 0);
 
 /** The member's primary calendar, a secondary one they own, and a colleague's they only read. */
-export function seedCalendars(member: string): calendar_v3.Schema$CalendarListEntry[] {
+function seedCalendars(member: string): calendar_v3.Schema$CalendarListEntry[] {
   return [
     { id: member, summary: member, primary: true, accessRole: 'owner', timeZone: 'Europe/London' },
     { id: 'team-launches@group.calendar.google.com', summary: 'Launches', accessRole: 'owner' },
@@ -52,7 +52,7 @@ export function seedCalendars(member: string): calendar_v3.Schema$CalendarListEn
   ];
 }
 
-export function seedEvents(member: string): { calendarId: string; event: calendar_v3.Schema$Event }[] {
+function seedEvents(member: string): { calendarId: string; event: calendar_v3.Schema$Event }[] {
   const attendee = (email: string, displayName?: string): calendar_v3.Schema$EventAttendee => ({
     email,
     responseStatus: 'accepted',

@@ -60,7 +60,7 @@ function textPart(mimeType: string, text: string): gmail_v1.Schema$MessagePart {
   return { mimeType, filename: '', body: { size: Buffer.byteLength(text), data: base64url(text) } };
 }
 
-export function toGmailMessage(message: FakeMessage, historyId: number): gmail_v1.Schema$Message {
+function toGmailMessage(message: FakeMessage, historyId: number): gmail_v1.Schema$Message {
   const alternatives: gmail_v1.Schema$MessagePart[] = [
     ...(message.text === undefined ? [] : [textPart('text/plain', message.text)]),
     ...(message.html === undefined ? [] : [textPart('text/html', message.html)]),
@@ -107,7 +107,7 @@ function daysAgo(days: number): Date {
 
 /** Five threads: a conversation with an attachment, an HTML newsletter, a thread in the bin, one in spam, and
  * one older than the three-year window. */
-export function seedMailbox(mailbox: string): SeedMessage[] {
+function seedMailbox(mailbox: string): SeedMessage[] {
   return [
     {
       id: 'm1',
