@@ -116,6 +116,19 @@ const threadListings = () =>
 const tokenRequests = () => fake.server.requests.filter((request) => request.path === '/token');
 
 describe('connecting Gmail', () => {
+  it('offers Gmail and Google Calendar in the catalogue as apps a member can connect', async () => {
+    const token = (await loginTokensFor(server.ctx, grace)).id_token;
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/_fetchData/apps',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const apps = res.json<{ apps: { shortname: string; available: boolean }[] }>().apps;
+    const available = new Map(apps.map((app) => [app.shortname, app.available]));
+    expect([available.get('gmail'), available.get('gcal')]).toEqual([true, true]);
+  });
+
   it('sends a member’s popup to Google for offline, read-only mail access with PKCE', async () => {
     const token = (await loginTokensFor(server.ctx, grace)).id_token;
     const res = await server.app.inject({
