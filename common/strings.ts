@@ -373,3 +373,13 @@ export const validation = {
   CAPTCHA_FAILED: auth.CAPTCHA_FAILED,
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
+
+// Google connectors (Gmail, Google Calendar): text of ours, the spec has none for these.
+export const google = {
+  /** Completes 'Failed to install {app}: {message}' when the account did not grant the read scope. */
+  SCOPE_NOT_GRANTED: 'the Google account did not grant the read access Scout asks for.',
+  /** The title of a mail thread whose first message has no subject. */
+  NO_SUBJECT: '(no subject)',
+  /** The title of a calendar event with no title. */
+  NO_EVENT_TITLE: '(no title)',
+} as const;

@@ -266,6 +266,23 @@ describe('status mapping', () => {
     expect(failure).toMatchObject({ status: 403, bodyExcerpt: '{"error":"not_in_channel"}' });
   });
 
+  it('backs off and retries a 403 the classifier calls a rate limit, then gives up with RateLimitedError', async () => {
+    const quota = { error: { code: 403, errors: [{ reason: 'rateLimitExceeded' }] } };
+    fake.failNext(2, { kind: 'status', status: 403, json: quota });
+    const http = client({
+      retry: { baseDelayMs: 100, maxAttempts: 3 },
+      classifyAuthFailure: (failure) =>
+        failure.body.includes('rateLimitExceeded') ? { kind: 'rateLimited' } : { kind: 'invalidCredentials' },
+    });
+    await expect(http.json('/ok', okSchema)).resolves.toEqual({ ok: true });
+    expect(fake.requests.map((request) => request.outcome)).toEqual(['status', 'status', 'route']);
+    // Backed off as for a 429 without Retry-After: half of each cap (random 0.5).
+    expect(clock.sleeps).toEqual([50, 100]);
+
+    fake.failNext(3, { kind: 'status', status: 403, json: quota });
+    await expect(http.request('/ok')).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
   it('passes 404 through as NotFoundError and does not retry other 4xx', async () => {
     await expect(client().request('/missing')).rejects.toBeInstanceOf(NotFoundError);
     fake.route('GET', '/bad', () => ({ status: 422, json: { error: 'bad' } }));

@@ -79,7 +79,12 @@ export type AuthFailureVerdict =
   | { readonly kind: 'invalidCredentials' }
   | { readonly kind: 'permissionMismatch'; readonly message: string }
   /** Neither: an item the account may not read. Thrown as HttpStatusError so a sync can skip the item. */
-  | { readonly kind: 'httpError' };
+  | { readonly kind: 'httpError' }
+  /**
+   * A refusal that is really a rate limit said in the body rather than the status or headers (Google's 403
+   * `rateLimitExceeded`): backed off and retried like a 429.
+   */
+  | { readonly kind: 'rateLimited' };
 
 export interface AuthFailure {
   readonly status: 401 | 403;
@@ -383,7 +388,12 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
         return response;
       }
 
-      if (isRateLimitResponse(status, response.headers)) {
+      const verdict =
+        status === 401 || status === 403
+          ? classify({ status, ...where, headers: response.headers, body: response.text() })
+          : null;
+
+      if (isRateLimitResponse(status, response.headers) || verdict?.kind === 'rateLimited') {
         const waitMs =
           waitFromHeaders(response.headers, clock.now()) ?? backoffDelay(attempt, policy, shared.random);
         // The pause holds every request of this connection, not only this one; acquire() waits it out.
@@ -395,8 +405,7 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
         continue;
       }
 
-      if (status === 401 || status === 403) {
-        const verdict = classify({ status, ...where, headers: response.headers, body: response.text() });
+      if (verdict !== null) {
         if (verdict.kind === 'invalidCredentials') throw new InvalidCredentialsError(settings.credentialName);
         if (verdict.kind === 'permissionMismatch') throw new PermissionMismatchError(verdict.message);
         throw new HttpStatusError(status, method, url.pathname, response.text());

@@ -24,3 +24,4 @@ export * from './outbound-guard';
 export { RequestLimiter, type RateLimit, type RequestLimits } from './limits';
 export { systemClock, type Clock } from './clock';
 export { silentLogger, type ConnectorLogger } from './logger';
+export { callVendor, unwrapConnectorError, vendorFetch, type VendorFetch } from './vendor-fetch';

@@ -2,6 +2,8 @@
 // here (NOT_IMPLEMENTED) and the sync engine looks connectors up by the connection's app name.
 import type { Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
+import { gcalConnector } from '../../connectors/gcal';
+import { gmailConnector } from '../../connectors/gmail';
 import { gsitesConnector } from '../../connectors/gsites';
 import { websiteConnector } from '../../connectors/website';
 
@@ -30,3 +32,5 @@ export function hasConnector(appName: string): boolean {
 registerConnector(websiteConnector);
 registerConnector(customApiConnector);
 registerConnector(gsitesConnector);
+registerConnector(gmailConnector);
+registerConnector(gcalConnector);

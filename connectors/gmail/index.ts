@@ -1,0 +1,247 @@
+// Gmail: each member connects their own mailbox (OAuth, gmail.readonly) and Scout indexes its threads of the last
+// three years, one document per thread, readable by that member alone. A full sync lists threads newest first
+// (threads.list with `after:`), noting the mailbox's historyId before it starts; later syncs follow history.list
+// from there, re-reading each thread that history names. Gmail keeps history for about a week: when it answers 404
+// for our start, only a full sync can catch up, and pruning then drops what it no longer lists.
+import { gmail, type gmail_v1 } from '@googleapis/gmail';
+import { z } from 'zod';
+import { CREDENTIAL_NAMES } from '../../common/strings';
+import {
+  FatalSourceError,
+  NotFoundError,
+  defineConnector,
+  type ConnectorContext,
+  type SourceDocument,
+  type SyncBatch,
+} from '../sdk';
+import {
+  callGoogle,
+  googleClientOptions,
+  googleConfigSchema,
+  googleCredentialsSchema,
+  googleOAuth,
+} from './google';
+import { threadDocument, threadTime, visibleMessages } from './thread';
+
+export const GMAIL_ROOT_URL = 'https://gmail.googleapis.com/';
+export const GMAIL_SCOPES = ['https://www.googleapis.com/auth/gmail.readonly'] as const;
+/** threads.list answers at most 500; a page of 100 full threads keeps a batch (and a retry) small. */
+const THREADS_PAGE_SIZE = 100;
+const IDS_PAGE_SIZE = 500;
+const HISTORY_PAGE_SIZE = 500;
+
+type Context = ConnectorContext<
+  z.output<typeof googleCredentialsSchema>,
+  z.output<typeof googleConfigSchema>
+>;
+
+/** Versioned so a later shape can tell an old cursor from garbage. `mailbox` is the address the ACL names. */
+const cursorSchema = z.discriminatedUnion('phase', [
+  /** Listing threads; `historyId` is where history picks up once the listing is done. */
+  z.object({
+    v: z.literal(1),
+    phase: z.literal('threads'),
+    mailbox: z.email(),
+    historyId: z.string().min(1),
+    pageToken: z.string().nullable(),
+  }),
+  /** Following history from `historyId`, `pageToken` being the page of that listing still to fetch. */
+  z.object({
+    v: z.literal(1),
+    phase: z.literal('history'),
+    mailbox: z.email(),
+    historyId: z.string().min(1),
+    pageToken: z.string().nullable(),
+  }),
+]);
+type ThreadsCursor = Extract<z.output<typeof cursorSchema>, { phase: 'threads' }>;
+type HistoryCursor = Extract<z.output<typeof cursorSchema>, { phase: 'history' }>;
+
+function api(ctx: Context): gmail_v1.Gmail {
+  return gmail({ version: 'v1', ...googleClientOptions(ctx, GMAIL_ROOT_URL) });
+}
+
+/** Gmail's search syntax takes epoch seconds for `after:`. */
+function windowQuery(ctx: Context): string {
+  return `after:${Math.floor(ctx.syncWindowStart.getTime() / 1000)}`;
+}
+
+async function profile(ctx: Context): Promise<{ mailbox: string; historyId: string }> {
+  const answer = await callGoogle(() => api(ctx).users.getProfile({ userId: 'me' }));
+  const mailbox = z.email().safeParse(answer.emailAddress?.toLowerCase());
+  if (!mailbox.success || !answer.historyId)
+    throw new FatalSourceError('Gmail answered a profile without an email address or a historyId');
+  return { mailbox: mailbox.data, historyId: answer.historyId };
+}
+
+/** The thread as it is now, or null when it is gone (deleted, or every message binned or marked spam). */
+async function fetchThread(ctx: Context, id: string): Promise<gmail_v1.Schema$Thread | null> {
+  try {
+    const thread = await callGoogle(() => api(ctx).users.threads.get({ userId: 'me', id, format: 'full' }));
+    return visibleMessages(thread).length > 0 ? thread : null;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/** Threads fetched side by side; the connection's limiter keeps Gmail's per-user quota. */
+async function fetchThreads(ctx: Context, ids: readonly string[]) {
+  const threads = await Promise.all(ids.map((id) => fetchThread(ctx, id)));
+  return ids.map((id, index) => ({ id, thread: threads[index] ?? null }));
+}
+
+function documentsOf(
+  fetched: readonly { id: string; thread: gmail_v1.Schema$Thread | null }[],
+  mailbox: string,
+): { documents: SourceDocument[]; gone: string[] } {
+  const documents: SourceDocument[] = [];
+  const gone: string[] = [];
+  for (const { id, thread } of fetched) {
+    const document = thread ? threadDocument(thread, mailbox) : null;
+    if (document) documents.push(document);
+    else gone.push(id);
+  }
+  return { documents, gone };
+}
+
+/** One page of the threads in the window, newest first; the bin and spam are left out, as Gmail's search does. */
+function threadsPage(
+  ctx: Context,
+  pageToken: string | null,
+  maxResults: number,
+): Promise<gmail_v1.Schema$ListThreadsResponse> {
+  return callGoogle(() =>
+    api(ctx).users.threads.list({
+      userId: 'me',
+      q: windowQuery(ctx),
+      maxResults,
+      ...(pageToken === null ? {} : { pageToken }),
+    }),
+  );
+}
+
+async function* listThreads(ctx: Context, cursor: ThreadsCursor): AsyncGenerator<SyncBatch> {
+  let pageToken = cursor.pageToken;
+  for (;;) {
+    const page = await threadsPage(ctx, pageToken, THREADS_PAGE_SIZE);
+    const ids = (page.threads ?? []).flatMap((thread) => thread.id ?? []);
+    const fetched = await fetchThreads(ctx, ids);
+    const { documents } = documentsOf(fetched, cursor.mailbox);
+    const next = page.nextPageToken ?? null;
+    // Newest first: the oldest thread of the page is how far back the window is covered.
+    const oldest = fetched
+      .flatMap(({ thread }) => (thread ? [threadTime(visibleMessages(thread))] : []))
+      .reduce<Date | undefined>((min, at) => (min === undefined || at < min ? at : min), undefined);
+    yield {
+      documents,
+      cursor:
+        next === null
+          ? { v: 1, phase: 'history', mailbox: cursor.mailbox, historyId: cursor.historyId, pageToken: null }
+          : { ...cursor, pageToken: next },
+      progress: { syncedFrom: next === null ? ctx.syncWindowStart : (oldest ?? ctx.syncWindowStart) },
+    };
+    if (next === null) return;
+    pageToken = next;
+  }
+}
+
+/** Every thread a history record touches: new or deleted messages, and labels (the bin and spam are labels). */
+function touchedThreads(history: readonly gmail_v1.Schema$History[]): string[] {
+  const ids = new Set<string>();
+  for (const record of history) {
+    const messages = [
+      ...(record.messagesAdded ?? []),
+      ...(record.messagesDeleted ?? []),
+      ...(record.labelsAdded ?? []),
+      ...(record.labelsRemoved ?? []),
+    ].map((entry) => entry.message);
+    for (const message of [...messages, ...(record.messages ?? [])])
+      if (message?.threadId) ids.add(message.threadId);
+  }
+  return [...ids];
+}
+
+async function* followHistory(ctx: Context, cursor: HistoryCursor): AsyncGenerator<SyncBatch> {
+  let pageToken = cursor.pageToken;
+  for (;;) {
+    const page = await callGoogle(() =>
+      api(ctx).users.history.list({
+        userId: 'me',
+        startHistoryId: cursor.historyId,
+        maxResults: HISTORY_PAGE_SIZE,
+        ...(pageToken === null ? {} : { pageToken }),
+      }),
+    );
+    const fetched = await fetchThreads(ctx, touchedThreads(page.history ?? []));
+    const { documents, gone } = documentsOf(fetched, cursor.mailbox);
+    const next = page.nextPageToken ?? null;
+    yield {
+      documents,
+      deletedExternalIds: gone,
+      // Mid-listing the page token holds the place; at its end the mailbox's current historyId is the next start.
+      cursor:
+        next === null
+          ? { ...cursor, historyId: page.historyId ?? cursor.historyId, pageToken: null }
+          : { ...cursor, pageToken: next },
+    };
+    if (next === null) return;
+    pageToken = next;
+  }
+}
+
+async function* fullSync(ctx: Context): AsyncGenerator<SyncBatch> {
+  const { mailbox, historyId } = await profile(ctx);
+  yield* listThreads(ctx, { v: 1, phase: 'threads', mailbox, historyId, pageToken: null });
+}
+
+export const gmailConnector = defineConnector({
+  shortname: 'gmail',
+  installPayload: 'oauth',
+  credentialsSchema: googleCredentialsSchema,
+  configSchema: googleConfigSchema,
+  credentialFields: [],
+  credentialName: CREDENTIAL_NAMES.credentials,
+  // Gmail's usage limits page gives 6,000 quota units a minute per user (15,000 on older projects); threads.get
+  // costs 10, so ten requests a second stay under it.
+  limits: { concurrency: 4, rate: { requests: 10, intervalMs: 1000 } },
+  oauth: googleOAuth(GMAIL_SCOPES),
+
+  async validate(ctx) {
+    const { mailbox } = await profile(ctx);
+    return { email: mailbox, appUserId: mailbox, workspaceName: mailbox };
+  },
+
+  fullSync,
+
+  async *incrementalSync(ctx, saved) {
+    const cursor = cursorSchema.safeParse(saved);
+    if (!cursor.success) {
+      ctx.logger.warn({ connector: 'gmail' }, 'unreadable cursor, running a full sync');
+      yield* fullSync(ctx);
+      return;
+    }
+    if (cursor.data.phase === 'threads') {
+      yield* listThreads(ctx, cursor.data);
+      yield* followHistory(ctx, { ...cursor.data, phase: 'history', pageToken: null });
+      return;
+    }
+    try {
+      yield* followHistory(ctx, cursor.data);
+    } catch (error) {
+      // history.list answers 404 for a start older than the history Gmail keeps.
+      if (!(error instanceof NotFoundError)) throw error;
+      ctx.logger.info({ connector: 'gmail' }, 'history expired, running a full sync');
+      yield* fullSync(ctx);
+    }
+  },
+
+  async *listIds(ctx) {
+    let pageToken: string | null = null;
+    do {
+      const page = await threadsPage(ctx, pageToken, IDS_PAGE_SIZE);
+      yield (page.threads ?? []).flatMap((thread) => thread.id ?? []);
+      pageToken = page.nextPageToken ?? null;
+    } while (pageToken !== null);
+  },
+});
