@@ -79,7 +79,12 @@ export type AuthFailureVerdict =
   | { readonly kind: 'invalidCredentials' }
   | { readonly kind: 'permissionMismatch'; readonly message: string }
   /** Neither: an item the account may not read. Thrown as HttpStatusError so a sync can skip the item. */
-  | { readonly kind: 'httpError' };
+  | { readonly kind: 'httpError' }
+  /**
+   * A throttle the vendor words as a 403 without rate-limit headers (Google's `rateLimitExceeded`): waited out and
+   * retried as a 429 is.
+   */
+  | { readonly kind: 'rateLimited' };
 
 export interface AuthFailure {
   readonly status: 401 | 403;
@@ -383,7 +388,11 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
         return response;
       }
 
-      if (isRateLimitResponse(status, response.headers)) {
+      const verdict =
+        status === 401 || status === 403
+          ? classify({ status, ...where, headers: response.headers, body: response.text() })
+          : undefined;
+      if (isRateLimitResponse(status, response.headers) || verdict?.kind === 'rateLimited') {
         const waitMs =
           waitFromHeaders(response.headers, clock.now()) ?? backoffDelay(attempt, policy, shared.random);
         // The pause holds every request of this connection, not only this one; acquire() waits it out.
@@ -395,8 +404,7 @@ function buildClient(shared: Shared, settings: HttpClientSettings): HttpClient {
         continue;
       }
 
-      if (status === 401 || status === 403) {
-        const verdict = classify({ status, ...where, headers: response.headers, body: response.text() });
+      if (verdict) {
         if (verdict.kind === 'invalidCredentials') throw new InvalidCredentialsError(settings.credentialName);
         if (verdict.kind === 'permissionMismatch') throw new PermissionMismatchError(verdict.message);
         throw new HttpStatusError(status, method, url.pathname, response.text());

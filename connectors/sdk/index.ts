@@ -21,6 +21,7 @@ export {
 } from './http';
 export * from './pagination';
 export * from './outbound-guard';
+export { connectorErrorIn, fetchThrough } from './vendor-fetch';
 export { RequestLimiter, type RateLimit, type RequestLimits } from './limits';
 export { systemClock, type Clock } from './clock';
 export { silentLogger, type ConnectorLogger } from './logger';
