@@ -373,3 +373,9 @@ export const validation = {
   CAPTCHA_FAILED: auth.CAPTCHA_FAILED,
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
+
+/** Google Workspace connections (ours: the spec words no such failure). Completes 'Failed to install {app}: {message}'. */
+export const google = {
+  ADMIN_REQUIRED: 'The connecting account must be a Google Workspace admin.',
+  SCOPE_MISSING: 'Scout was not granted all the access it asked for. Please connect again and approve every item.',
+} as const;

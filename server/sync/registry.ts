@@ -2,6 +2,7 @@
 // here (NOT_IMPLEMENTED) and the sync engine looks connectors up by the connection's app name.
 import type { Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
+import { gdriveConnector } from '../../connectors/gdrive';
 import { gsitesConnector } from '../../connectors/gsites';
 import { websiteConnector } from '../../connectors/website';
 
@@ -30,3 +31,4 @@ export function hasConnector(appName: string): boolean {
 registerConnector(websiteConnector);
 registerConnector(customApiConnector);
 registerConnector(gsitesConnector);
+registerConnector(gdriveConnector);
