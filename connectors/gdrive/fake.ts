@@ -6,7 +6,8 @@
 // a folder's move or reshare is one change of the folder, not of the files under it.
 import type { admin_directory_v1 } from '@googleapis/admin';
 import type { drive_v3 } from '@googleapis/drive';
-import { startFakeServer, type FakeResponse, type FakeServer } from '../sdk/fake-server';
+import { notFound, pageOf, serveDirectory } from '../google/fake';
+import { startFakeServer, type FakeServer } from '../sdk/fake-server';
 
 export const FOLDER_MIME = 'application/vnd.google-apps.folder';
 export const DOC_MIME = 'application/vnd.google-apps.document';
@@ -52,20 +53,6 @@ export interface DriveFake {
   close(): Promise<void>;
 }
 
-const pageOf = <T>(items: readonly T[], token: string | null, size: number) => {
-  const start = token ? Number(Buffer.from(token, 'base64url').toString('utf8')) : 0;
-  const end = start + size;
-  return {
-    items: items.slice(start, end),
-    next: end < items.length ? Buffer.from(String(end), 'utf8').toString('base64url') : undefined,
-  };
-};
-
-const notFound = (what: string): FakeResponse => ({
-  status: 404,
-  json: { error: { code: 404, message: `${what} not found`, errors: [{ reason: 'notFound' }] } },
-});
-
 export async function startDriveFake(
   options: { user?: string; pageSize?: number; token?: string } = {},
 ): Promise<DriveFake> {
@@ -74,10 +61,6 @@ export async function startDriveFake(
   const server = await startFakeServer({ bearerToken: token });
   const files = new Map<string, StoredFile>();
   const drives = new Map<string, { drive: drive_v3.Schema$Drive; members: drive_v3.Schema$Permission[] }>();
-  const groups = new Map<
-    string,
-    { group: admin_directory_v1.Schema$Group; members: admin_directory_v1.Schema$Member[] }
-  >();
   const changeLog: string[] = [];
   let clock = Date.parse('2025-05-01T00:00:00Z');
   const tick = () => new Date((clock += 60_000)).toISOString();
@@ -259,37 +242,7 @@ export async function startDriveFake(
     };
   });
 
-  server.route('GET', '/admin/directory/v1/groups', ({ query }) => {
-    if (query.get('customer') !== 'my_customer')
-      return { status: 400, json: { error: { code: 400, message: 'Bad Request' } } };
-    const page = pageOf(
-      [...groups.values()].map((entry) => entry.group),
-      query.get('pageToken'),
-      options.pageSize ?? 200,
-    );
-    return {
-      json: {
-        kind: 'admin#directory#groups',
-        groups: page.items,
-        ...(page.next ? { nextPageToken: page.next } : {}),
-      } satisfies admin_directory_v1.Schema$Groups,
-    };
-  });
-
-  server.route('GET', '/admin/directory/v1/groups/:groupKey/members', ({ params, query }) => {
-    const entry = [...groups.values()].find(
-      (candidate) => candidate.group.id === params.groupKey || candidate.group.email === params.groupKey,
-    );
-    if (!entry) return notFound(`Group ${params.groupKey}`);
-    const page = pageOf(entry.members, query.get('pageToken'), options.pageSize ?? 200);
-    return {
-      json: {
-        kind: 'admin#directory#members',
-        members: page.items,
-        ...(page.next ? { nextPageToken: page.next } : {}),
-      } satisfies admin_directory_v1.Schema$Members,
-    };
-  });
+  const directory = serveDirectory(server, options.pageSize);
 
   return {
     server,
@@ -366,16 +319,8 @@ export async function startDriveFake(
       const stored = files.get(id);
       if (stored) stored.hiddenSharing = true;
     },
-    addGroup(email, members) {
-      groups.set(email, {
-        group: { kind: 'admin#directory#group', id: `gid-${email.split('@')[0]}`, email, name: email },
-        members: [...members],
-      });
-    },
-    setMembers(email, members) {
-      const entry = groups.get(email);
-      if (entry) entry.members = [...members];
-    },
+    addGroup: directory.addGroup,
+    setMembers: directory.setMembers,
     rotateToken(next) {
       token = next;
       server.requireBearer(next);

@@ -2,7 +2,6 @@
 // (https://developers.google.com/workspace/drive/api/reference/rest/v3). A full sync lists the files modified in the
 // 3-year window newest first; the change feed (changes.getStartPageToken, then changes.list) carries every later
 // edit, move, share and trash. Groups named in sharing come from the Directory API (admin.directory.group.readonly).
-import type { admin_directory_v1 } from '@googleapis/admin';
 import type { drive_v3 } from '@googleapis/drive';
 import { z } from 'zod';
 import { ObjectType } from '../../common/catalogue';
@@ -13,22 +12,19 @@ import {
   NotFoundError,
   ResponseTooLargeError,
   defineConnector,
-  groupPrincipal,
-  userPrincipal,
   type DocumentAcl,
-  type GroupMembership,
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
 import {
   call,
-  directoryApi,
   driveApi,
   googleConfigSchema,
   googleCredentialsSchema,
   googleOAuth,
   type GoogleContext,
 } from '../google/api';
+import { directoryGroups } from '../google/directory';
 import { readersOf } from './acl';
 
 export const DRIVE_SCOPES = [
@@ -376,58 +372,6 @@ function dedupe(documents: readonly SourceDocument[]): SourceDocument[] {
   return [...new Map(documents.map((document) => [document.externalId, document])).values()];
 }
 
-async function* directoryGroups(ctx: GoogleContext): AsyncGenerator<GroupMembership[]> {
-  const directory = directoryApi(ctx);
-  let pageToken: string | undefined;
-  do {
-    const page = await call(
-      directory.groups.list({
-        customer: 'my_customer',
-        maxResults: 200,
-        pageToken,
-        fields: 'nextPageToken,groups(id,email)',
-      }),
-    );
-    const memberships: GroupMembership[] = [];
-    for (const group of page.groups ?? []) {
-      if (!group.email || !group.id) continue;
-      memberships.push({
-        group: groupPrincipal('gdrive', group.email.toLowerCase()),
-        members: await membersOf(directory, group.id),
-      });
-    }
-    yield memberships;
-    pageToken = page.nextPageToken ?? undefined;
-  } while (pageToken);
-}
-
-/**
- * A group's direct members: people, and nested groups (the engine expands those). A 'CUSTOMER' member (everyone in
- * the Workspace) and suspended accounts are left out: neither maps to a person who may read.
- */
-async function membersOf(directory: admin_directory_v1.Admin, groupKey: string) {
-  const members: GroupMembership['members'] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = await call(
-      directory.members.list({
-        groupKey,
-        maxResults: 200,
-        pageToken,
-        fields: 'nextPageToken,members(email,type,status)',
-      }),
-    );
-    for (const member of page.members ?? []) {
-      const email = member.email?.toLowerCase();
-      if (!email || member.status === 'SUSPENDED') continue;
-      if (member.type === 'USER') members.push(userPrincipal(email));
-      else if (member.type === 'GROUP') members.push(groupPrincipal('gdrive', email));
-    }
-    pageToken = page.nextPageToken ?? undefined;
-  } while (pageToken);
-  return members;
-}
-
 async function currentAcl(run: Run, externalId: string): Promise<DocumentAcl | null> {
   try {
     const file = await call(
@@ -499,7 +443,7 @@ export const gdriveConnector = defineConnector({
     } while (pageToken);
   },
 
-  permissions: directoryGroups,
+  permissions: (ctx) => directoryGroups(ctx, 'gdrive'),
 
   async documentAcls(ctx, externalIds) {
     const run = await startRun(ctx);
