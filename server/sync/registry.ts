@@ -4,6 +4,7 @@ import type { Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
 import { gdriveConnector } from '../../connectors/gdrive';
 import { gsitesConnector } from '../../connectors/gsites';
+import { gworkspaceDirectoryConnector } from '../../connectors/gworkspace-directory';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -32,3 +33,4 @@ registerConnector(websiteConnector);
 registerConnector(customApiConnector);
 registerConnector(gsitesConnector);
 registerConnector(gdriveConnector);
+registerConnector(gworkspaceDirectoryConnector);
