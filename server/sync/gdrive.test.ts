@@ -9,6 +9,7 @@ import { silentLogger } from '../../connectors/sdk';
 import { startFakeServer, type FakeServer } from '../../connectors/sdk/fake-server';
 import { gdriveConnector } from '../../connectors/gdrive';
 import { seedAcmeDrive, startDriveFake, type DriveFake } from '../../connectors/gdrive/fake';
+import { seedAcmeDirectory, startDirectoryFake } from '../../connectors/gworkspace-directory/fake';
 import { appConnections, documents, type Org, type User } from '../db/schema';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -24,14 +25,17 @@ let oauth: FakeServer;
 let refusing = false;
 let issued = 0;
 
-async function connect(fake: DriveFake): Promise<string> {
+async function connect(
+  fake: { server: FakeServer; token: string },
+  appName: 'gdrive' | 'gworkspace-directory' = 'gdrive',
+): Promise<string> {
   const { db } = server.store;
   const [row] = await db
     .insert(appConnections)
     .values({
       orgId: org.id,
       userId: people.get('admin')!.id,
-      appName: 'gdrive',
+      appName,
       isOrg: true,
       statusCode: ConnectionStatus.Connecting,
       extra: { config: { baseUrl: fake.server.url } },
@@ -261,6 +265,30 @@ describe('an interrupted full sync', () => {
       const listings = fake.server.requests.filter((request) => request.path === '/drive/v3/files');
       expect(listings.every((request) => request.search.includes('pageToken='))).toBe(true);
       expect(await indexed(connectionId)).toEqual(FIXTURE_INDEX);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('a Google Workspace directory connection', () => {
+  it('makes the directory’s listed people searchable by every member, and prunes those who leave', async () => {
+    const fake = await startDirectoryFake({ pageSize: 2 });
+    try {
+      seedAcmeDirectory(fake);
+      const connectionId = await connect(fake, 'gworkspace-directory');
+      expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+      expect(await found('eve', 'Engineering')).toEqual(['Ada Lovelace', 'Grace Hopper']);
+      // Suspended accounts and people hidden from the address list stay out.
+      expect(await indexed(connectionId)).toEqual([
+        'u-ada:Ada Lovelace',
+        'u-grace:Grace Hopper',
+        'u-linus:Linus Torvalds',
+      ]);
+
+      fake.removeUser('grace@acme.test');
+      expect(await sync(connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 1 });
+      expect(await found('eve', 'Engineering')).toEqual(['Ada Lovelace']);
     } finally {
       await fake.close();
     }
