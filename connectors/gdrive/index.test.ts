@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   InvalidCredentialsError,
   PermissionMismatchError,
+  TransientError,
   createConnectorContext,
   type SyncBatch,
 } from '../sdk';
@@ -126,6 +127,17 @@ describe('gdriveConnector', () => {
     await expect(collect(gdriveConnector.fullSync(context('revoked')))).rejects.toBeInstanceOf(
       InvalidCredentialsError,
     );
+    // A token that lapsed during a long sync: the job comes back, and the engine refreshes it first.
+    const lapsed = createConnectorContext(gdriveConnector, {
+      credentials: {
+        access_token: 'ya29.lapsed',
+        refresh_token: 'refresh-1',
+        expires_at: '2020-01-01T00:00:00Z',
+      },
+      config: { baseUrl: fake.server.url },
+      random: () => 0,
+    });
+    await expect(collect(gdriveConnector.fullSync(lapsed))).rejects.toBeInstanceOf(TransientError);
     fake.server.failNext(
       1,
       { kind: 'status', status: 403, json: { error: { code: 403, errors: [{ reason: 'forbidden' }] } } },

@@ -6,6 +6,8 @@ import { drive, type drive_v3 } from '@googleapis/drive';
 import { z } from 'zod';
 import { google as googleStrings } from '../../common/strings';
 import {
+  InvalidCredentialsError,
+  TransientError,
   connectorErrorIn,
   fetchThrough,
   type AuthFailureClassifier,
@@ -94,12 +96,21 @@ function clientOptions(ctx: GoogleContext, origin: string, classify: AuthFailure
     headers: { authorization: `Bearer ${ctx.credentials.access_token}` },
     classifyAuthFailure: classify,
   });
-  // The connection's client retries; the SDK's own retries would multiply its attempts.
-  return {
-    rootUrl: `${base.replace(/\/+$/, '')}/`,
-    fetchImplementation: fetchThrough(http, { maxBodyBytes: MAX_DOWNLOAD_BYTES }),
-    retry: false,
+  const viaClient = fetchThrough(http, { maxBodyBytes: MAX_DOWNLOAD_BYTES });
+  const expiresAt = Date.parse(ctx.credentials.expires_at ?? '');
+  const fetchImplementation: typeof fetch = async (input, init) => {
+    try {
+      return await viaClient(input, init);
+    } catch (error) {
+      // An access token lives an hour, and a long sync outlives it. The engine refreshes tokens before each run,
+      // so a refusal of a lapsed token is a reason to stop and come back, not to ask the user to reconnect.
+      if (error instanceof InvalidCredentialsError && expiresAt <= ctx.now().getTime())
+        throw new TransientError('the Google access token lapsed during the sync', { cause: error });
+      throw error;
+    }
   };
+  // The connection's client retries; the SDK's own retries would multiply its attempts.
+  return { rootUrl: `${base.replace(/\/+$/, '')}/`, fetchImplementation, retry: false };
 }
 
 export function driveApi(ctx: GoogleContext): drive_v3.Drive {
