@@ -377,5 +377,6 @@ export const validation = {
 /** Google Workspace connections (ours: the spec words no such failure). Completes 'Failed to install {app}: {message}'. */
 export const google = {
   ADMIN_REQUIRED: 'The connecting account must be a Google Workspace admin.',
-  SCOPE_MISSING: 'Scout was not granted all the access it asked for. Please connect again and approve every item.',
+  SCOPE_MISSING:
+    'Scout was not granted all the access it asked for. Please connect again and approve every item.',
 } as const;
