@@ -167,6 +167,9 @@ describe('connect dialogs', () => {
       'The connecting user must be a Workspace Admin in Slack.',
     );
     expect(connectFormOf(app('bitbucket'), true, 'a.test').requirements.join()).toContain('Code search');
+    expect(connectFormOf(app('gworkspace-directory'), true, 'a.test').requirements).toContain(
+      'The connecting user must be a Google Workspace admin in Google Workspace Directory.',
+    );
   });
 
   it('names the menu entries, GitLab its own way, and skips the menu for managed apps', () => {

@@ -182,6 +182,8 @@ const ADMIN_ROLES: Partial<Record<AppShortname, string>> = {
   slab: 'admin',
   slack: 'Workspace Admin',
   attio: 'workspace admin',
+  // Only an administrator may read the Workspace's users and groups (spec §6: Google Workspace, admin).
+  'gworkspace-directory': 'Google Workspace admin',
 };
 
 const EXTENSION_APPS: ReadonlySet<AppShortname> = new Set<AppShortname>([

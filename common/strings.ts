@@ -374,7 +374,7 @@ export const validation = {
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
 
-// Google connectors (Gmail, Google Calendar): text of ours, the spec has none for these.
+// Google connectors (Gmail, Calendar, Drive, the Workspace directory): text of ours, the spec has none for these.
 export const google = {
   /** Completes 'Failed to install {app}: {message}' when the account did not grant the read scope. */
   SCOPE_NOT_GRANTED: 'the Google account did not grant the read access Scout asks for.',
@@ -382,4 +382,8 @@ export const google = {
   NO_SUBJECT: '(no subject)',
   /** The title of a calendar event with no title. */
   NO_EVENT_TITLE: '(no title)',
+  /** Completes 'Failed to install {app}: {message}'. */
+  ADMIN_REQUIRED: 'The connecting account must be a Google Workspace admin.',
+  SCOPE_MISSING:
+    'Scout was not granted all the access it asked for. Please connect again and approve every item.',
 } as const;

@@ -168,6 +168,22 @@ describe('rate limits', () => {
     expect(clock.sleeps).toEqual([10_000]);
   });
 
+  it('waits out a 403 the classifier calls a throttle, as Google words its rateLimitExceeded', async () => {
+    const throttled = { error: { code: 403, errors: [{ reason: 'rateLimitExceeded' }] } };
+    fake.failNext(2, { kind: 'status', status: 403, json: throttled });
+    const http = client({
+      retry: { baseDelayMs: 100 },
+      classifyAuthFailure: (failure) =>
+        failure.body.includes('rateLimitExceeded')
+          ? { kind: 'rateLimited' }
+          : { kind: 'permissionMismatch', message: 'no' },
+    });
+    await expect(http.json('/ok', okSchema)).resolves.toEqual({ ok: true });
+    expect(clock.sleeps).toEqual([50, 100]);
+    fake.failNext(5, { kind: 'status', status: 403, json: throttled });
+    await expect(http.json('/ok', okSchema)).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
   it('pauses before the next request when a success says the allowance is spent', async () => {
     const reset = Math.floor(clock.now() / 1000) + 30;
     fake.route('GET', '/last', () => ({

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { NotFoundError } from './errors';
+import { NotFoundError, RateLimitedError } from './errors';
 import { startFakeServer, type FakeServer } from './fake-server';
 import { createHttpClient } from './http';
 import { fakeClock } from './testing';
@@ -62,5 +62,15 @@ describe('vendorFetch', () => {
   it('refuses to send credentials to another origin', async () => {
     await expect(vendorFetch(http())('https://elsewhere.example/v1/echo')).rejects.toThrow(/another origin/);
     expect(fake.requests).toHaveLength(0);
+  });
+  it('retries a rate limit through the client, and gives up with its typed error', async () => {
+    fake.failNext(1, { kind: 'rateLimit', retryAfter: 0 });
+    const fetch = vendorFetch(http());
+    expect((await fetch(`${fake.url}/v1/echo`, { method: 'POST', body: '{}' })).status).toBe(200);
+    expect(fake.requests.map((request) => request.outcome)).toEqual(['rateLimit', 'route']);
+    fake.failNext(5, { kind: 'rateLimit', retryAfter: 0 });
+    await expect(fetch(`${fake.url}/v1/echo`, { method: 'POST', body: '{}' })).rejects.toBeInstanceOf(
+      RateLimitedError,
+    );
   });
 });

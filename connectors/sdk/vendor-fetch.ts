@@ -1,49 +1,41 @@
-// Vendor SDKs (googleapis, Notion's client, Graph's client…) build their requests themselves and most accept a
-// `fetch` implementation. Handing them one backed by the connection's HttpClient keeps the SDK's typed calls while
-// every request still goes through our limiter, retries, Retry-After handling and typed errors. The SDK then wraps
-// our error in one of its own; `unwrapConnectorError` digs ours back out so the engine can branch on its class.
+// Vendor SDKs (googleapis' gaxios `fetchImplementation`, Notion's `fetch`, Graph's custom fetch) build their requests
+// themselves and accept a fetch of the caller's. Handing them one backed by the connection's HttpClient keeps the
+// SDK's typed calls while every request still goes through our limiter, timeouts, retries, Retry-After handling and
+// typed errors, so a vendor call is retried in one place only: turn the SDK's own retries off. The client answers
+// only what it judged a success and throws anything else; the SDK then wraps our error in one of its own, and
+// `unwrapConnectorError` digs ours back out so the engine can branch on its class.
 import { ConnectorError } from './errors';
 import type { HttpClient } from './http';
 
-/** The part of the WHATWG fetch signature vendor SDKs call. */
-export type VendorFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+/** The WHATWG fetch signature vendor SDKs call. */
+export type VendorFetch = typeof fetch;
 
-function headerRecord(headers: HeadersInit | undefined): Record<string, string> {
-  return Object.fromEntries(new Headers(headers).entries());
-}
+/** Statuses whose responses carry no body (the Fetch standard's null body statuses). */
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
-function requestBody(
-  body: RequestInit['body'],
-): string | Uint8Array<ArrayBuffer> | URLSearchParams | undefined {
-  if (body === null || body === undefined) return undefined;
-  if (typeof body === 'string' || body instanceof URLSearchParams) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  if (body instanceof Uint8Array) return new Uint8Array(body);
-  throw new TypeError('vendorFetch sends string, URLSearchParams or byte bodies only');
-}
-
-/** A fetch for a vendor SDK whose requests go through `http` (its base URL and auth headers included). */
-export function vendorFetch(http: HttpClient): VendorFetch {
-  return async (input, init = {}) => {
-    const url = input instanceof Request ? input.url : input.toString();
-    const response = await http.request(url, {
-      method: init.method ?? (input instanceof Request ? input.method : 'GET'),
-      headers: headerRecord(init.headers ?? (input instanceof Request ? input.headers : undefined)),
-      body: requestBody(init.body),
+/**
+ * A fetch whose requests go through `http`. `http` must carry the vendor's origin as its base URL, since the client
+ * refuses to send its credentials to any other origin.
+ */
+export function vendorFetch(http: HttpClient, options: { maxBodyBytes?: number } = {}): VendorFetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+    const response = await http.request(request.url, {
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      body,
+      maxBodyBytes: options.maxBodyBytes,
     });
-    const empty = response.status === 204 || response.status === 304;
-    return new Response(empty ? null : new Uint8Array(response.body), {
-      status: response.status,
-      headers: response.headers,
-    });
+    const content = NULL_BODY_STATUSES.has(response.status) ? null : new Uint8Array(response.body);
+    return new Response(content, { status: response.status, headers: response.headers });
   };
 }
 
 /** The ConnectorError somewhere in `error`'s cause chain, else `error` itself. */
 export function unwrapConnectorError(error: unknown): unknown {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 8; depth += 1) {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
     if (current instanceof ConnectorError) return current;
-    current = current.cause;
   }
   return error;
 }

@@ -4,7 +4,9 @@ import type { Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
 import { gcalConnector } from '../../connectors/gcal';
 import { gmailConnector } from '../../connectors/gmail';
+import { gdriveConnector } from '../../connectors/gdrive';
 import { gsitesConnector } from '../../connectors/gsites';
+import { gworkspaceDirectoryConnector } from '../../connectors/gworkspace-directory';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -34,3 +36,5 @@ registerConnector(customApiConnector);
 registerConnector(gsitesConnector);
 registerConnector(gmailConnector);
 registerConnector(gcalConnector);
+registerConnector(gdriveConnector);
+registerConnector(gworkspaceDirectoryConnector);

@@ -1,0 +1,415 @@
+// A fake of Google Drive v3 and the Directory API's groups on 127.0.0.1, answering the documented shapes (typed
+// with Google's SDK types, so an invented field does not compile): files.list with the query clauses the connector
+// sends, files.get (and alt=media), files.export, permissions.list, drives.get, about.get, the change feed, and
+// groups and members. Sharing is inherited as Drive inherits it: a file's permissions hold its folders' and, in a
+// shared drive, the drive members' (marked inherited). Every mutation lands in the change feed as Drive reports it:
+// a folder's move or reshare is one change of the folder, not of the files under it.
+import type { admin_directory_v1 } from '@googleapis/admin';
+import type { drive_v3 } from '@googleapis/drive';
+import { notFound, pageOf, serveDirectory } from '../google/fake';
+import { startFakeServer, type FakeServer } from '../sdk/fake-server';
+
+export const FOLDER_MIME = 'application/vnd.google-apps.folder';
+export const DOC_MIME = 'application/vnd.google-apps.document';
+export const SHEET_MIME = 'application/vnd.google-apps.spreadsheet';
+
+export interface FakeFileInput {
+  readonly id: string;
+  readonly name: string;
+  readonly mimeType: string;
+  /** The parent folder's id, or a shared drive's id for its top level; none for My Drive's root. */
+  readonly parent?: string;
+  readonly driveId?: string;
+  readonly content?: string;
+  /** Sharing set on the item itself; what it inherits is added. */
+  readonly permissions?: readonly drive_v3.Schema$Permission[];
+  readonly modifiedTime?: string;
+  readonly owner?: string;
+}
+
+interface StoredFile {
+  file: drive_v3.Schema$File;
+  content: string;
+  own: drive_v3.Schema$Permission[];
+  /** The account may not read its sharing (it is not allowed to share the file). */
+  hiddenSharing: boolean;
+}
+
+export interface DriveFake {
+  readonly server: FakeServer;
+  readonly token: string;
+  addFile(input: FakeFileInput): void;
+  addDrive(id: string, name: string, members: readonly drive_v3.Schema$Permission[]): void;
+  edit(id: string, content: string): void;
+  rename(id: string, name: string): void;
+  move(id: string, parent: string): void;
+  trash(id: string): void;
+  share(id: string, permissions: readonly drive_v3.Schema$Permission[]): void;
+  hideSharing(id: string): void;
+  addGroup(email: string, members: readonly admin_directory_v1.Schema$Member[]): void;
+  setMembers(email: string, members: readonly admin_directory_v1.Schema$Member[]): void;
+  /** Accepts only this bearer token from now on (a new access token after a refresh). */
+  rotateToken(token: string): void;
+  close(): Promise<void>;
+}
+
+export async function startDriveFake(
+  options: { user?: string; pageSize?: number; token?: string } = {},
+): Promise<DriveFake> {
+  const user = options.user ?? 'admin@acme.test';
+  let token = options.token ?? 'ya29.fake-drive-token';
+  const server = await startFakeServer({ bearerToken: token });
+  const files = new Map<string, StoredFile>();
+  const drives = new Map<string, { drive: drive_v3.Schema$Drive; members: drive_v3.Schema$Permission[] }>();
+  const changeLog: string[] = [];
+  let clock = Date.parse('2025-05-01T00:00:00Z');
+  const tick = () => new Date((clock += 60_000)).toISOString();
+
+  const record = (id: string) => changeLog.push(id);
+
+  /** Own sharing, then each folder's up the tree (and the drive's members), as Drive lists a file's permissions. */
+  function effectivePermissions(id: string): drive_v3.Schema$Permission[] {
+    const stored = files.get(id);
+    if (!stored) return [];
+    const permissions = [...stored.own];
+    let parent = stored.file.parents?.[0];
+    for (let depth = 0; parent !== undefined && depth < 50; depth += 1) {
+      const folder = files.get(parent);
+      if (folder) permissions.push(...folder.own);
+      const drive = drives.get(parent);
+      if (drive)
+        permissions.push(
+          ...drive.members.map((member) => ({
+            ...member,
+            permissionDetails: [
+              {
+                permissionType: 'member',
+                role: member.role ?? undefined,
+                inherited: true,
+                inheritedFrom: parent,
+              },
+            ],
+          })),
+        );
+      parent = folder?.file.parents?.[0];
+    }
+    return permissions;
+  }
+
+  /** The file as files.list and files.get answer it: permissions only in My Drive and to someone who may share. */
+  function present(stored: StoredFile): drive_v3.Schema$File {
+    const { file } = stored;
+    const sharing =
+      !file.driveId && !stored.hiddenSharing ? { permissions: effectivePermissions(file.id ?? '') } : {};
+    return { ...file, ...sharing };
+  }
+
+  function matches(file: drive_v3.Schema$File, clause: string): boolean | null {
+    let match: RegExpExecArray | null;
+    if (clause === 'trashed = false') return !file.trashed;
+    if ((match = /^mimeType != '([^']+)'$/.exec(clause))) return file.mimeType !== match[1];
+    if ((match = /^modifiedTime > '([^']+)'$/.exec(clause)))
+      return Date.parse(file.modifiedTime ?? '') > Date.parse(match[1] ?? '');
+    if ((match = /^'([^']+)' in parents$/.exec(clause)))
+      return file.parents?.includes(match[1] ?? '') ?? false;
+    return null;
+  }
+
+  function touch(id: string, change: (file: drive_v3.Schema$File) => drive_v3.Schema$File, modifies = true) {
+    const stored = files.get(id);
+    if (!stored) throw new Error(`no file ${id}`);
+    stored.file = change({ ...stored.file, ...(modifies ? { modifiedTime: tick() } : {}) });
+    record(id);
+  }
+
+  server.route('GET', '/drive/v3/about', () => ({
+    json: {
+      kind: 'drive#about',
+      user: { kind: 'drive#user', displayName: 'Ada Admin', emailAddress: user, permissionId: 'perm-admin' },
+    } satisfies drive_v3.Schema$About,
+  }));
+
+  server.route('GET', '/drive/v3/files', ({ query }) => {
+    const clauses = (query.get('q') ?? '').split(' and ').filter((clause) => clause !== '');
+    const all = [...files.values()];
+    const selected: StoredFile[] = [];
+    for (const stored of all) {
+      const verdicts = clauses.map((clause) => matches(stored.file, clause));
+      if (verdicts.includes(null))
+        return {
+          status: 400,
+          json: { error: { code: 400, message: 'Invalid Value', errors: [{ reason: 'invalid' }] } },
+        };
+      if (verdicts.every(Boolean)) selected.push(stored);
+    }
+    if (query.get('orderBy') === 'modifiedTime desc')
+      selected.sort((a, b) => Date.parse(b.file.modifiedTime ?? '') - Date.parse(a.file.modifiedTime ?? ''));
+    const size = Math.min(Number(query.get('pageSize') ?? 100), options.pageSize ?? 100);
+    const page = pageOf(selected, query.get('pageToken'), size);
+    return {
+      json: {
+        kind: 'drive#fileList',
+        files: page.items.map(present),
+        ...(page.next ? { nextPageToken: page.next } : {}),
+      } satisfies drive_v3.Schema$FileList,
+    };
+  });
+
+  server.route('GET', '/drive/v3/files/:fileId', ({ params, query }) => {
+    const stored = files.get(params.fileId ?? '');
+    if (!stored) return notFound(`File ${params.fileId}`);
+    if (query.get('alt') === 'media')
+      return { body: stored.content, headers: { 'content-type': 'text/plain' } };
+    return { json: present(stored) satisfies drive_v3.Schema$File };
+  });
+
+  server.route('GET', '/drive/v3/files/:fileId/export', ({ params, query }) => {
+    const stored = files.get(params.fileId ?? '');
+    if (!stored) return notFound(`File ${params.fileId}`);
+    if (!stored.file.mimeType?.startsWith('application/vnd.google-apps.'))
+      return { status: 403, json: { error: { code: 403, errors: [{ reason: 'fileNotExportable' }] } } };
+    return { body: stored.content, headers: { 'content-type': query.get('mimeType') ?? 'text/plain' } };
+  });
+
+  server.route('GET', '/drive/v3/files/:fileId/permissions', ({ params }) => {
+    const stored = files.get(params.fileId ?? '');
+    if (!stored) return notFound(`File ${params.fileId}`);
+    if (stored.hiddenSharing)
+      return {
+        status: 403,
+        json: {
+          error: {
+            code: 403,
+            message: 'Insufficient permissions',
+            errors: [{ reason: 'insufficientFilePermissions' }],
+          },
+        },
+      };
+    return {
+      json: {
+        kind: 'drive#permissionList',
+        permissions: effectivePermissions(stored.file.id ?? ''),
+      } satisfies drive_v3.Schema$PermissionList,
+    };
+  });
+
+  server.route('GET', '/drive/v3/drives/:driveId', ({ params }) => {
+    const drive = drives.get(params.driveId ?? '');
+    return drive
+      ? { json: drive.drive satisfies drive_v3.Schema$Drive }
+      : notFound(`Shared drive ${params.driveId}`);
+  });
+
+  server.route('GET', '/drive/v3/changes/startPageToken', () => ({
+    json: {
+      kind: 'drive#startPageToken',
+      startPageToken: String(changeLog.length + 1),
+    } satisfies drive_v3.Schema$StartPageToken,
+  }));
+
+  server.route('GET', '/drive/v3/changes', ({ query }) => {
+    const from = Number(query.get('pageToken'));
+    if (!Number.isInteger(from) || from < 1 || from > changeLog.length + 1)
+      return {
+        status: 400,
+        json: { error: { code: 400, errors: [{ reason: 'invalid', message: 'Invalid pageToken' }] } },
+      };
+    const size = Math.min(Number(query.get('pageSize') ?? 100), options.pageSize ?? 100);
+    const end = Math.min(changeLog.length, from - 1 + size);
+    // Drive reports a file once per page, as it is now.
+    const ids = [...new Set(changeLog.slice(from - 1, end))];
+    const changes = ids.map((fileId): drive_v3.Schema$Change => {
+      const stored = files.get(fileId);
+      return stored
+        ? {
+            kind: 'drive#change',
+            changeType: 'file',
+            fileId,
+            removed: false,
+            time: stored.file.modifiedTime,
+            file: present(stored),
+          }
+        : { kind: 'drive#change', changeType: 'file', fileId, removed: true };
+    });
+    return {
+      json: {
+        kind: 'drive#changeList',
+        changes,
+        ...(end < changeLog.length
+          ? { nextPageToken: String(end + 1) }
+          : { newStartPageToken: String(end + 1) }),
+      } satisfies drive_v3.Schema$ChangeList,
+    };
+  });
+
+  const directory = serveDirectory(server, options.pageSize);
+
+  return {
+    server,
+    get token() {
+      return token;
+    },
+    addFile(input) {
+      const modifiedTime = input.modifiedTime ?? tick();
+      const owner = input.owner ?? user;
+      files.set(input.id, {
+        file: {
+          kind: 'drive#file',
+          id: input.id,
+          name: input.name,
+          mimeType: input.mimeType,
+          parents: input.parent ? [input.parent] : [],
+          ...(input.driveId
+            ? { driveId: input.driveId }
+            : { owners: [{ displayName: owner.split('@')[0], emailAddress: owner }] }),
+          webViewLink: `https://docs.google.com/document/d/${input.id}/edit`,
+          createdTime: modifiedTime,
+          modifiedTime,
+          trashed: false,
+          lastModifyingUser: { displayName: owner.split('@')[0], emailAddress: owner },
+        },
+        content: input.content ?? '',
+        // Drive lists a My Drive file's owner among its permissions; a shared drive owns its files itself.
+        own: [
+          ...(input.driveId || input.mimeType === FOLDER_MIME
+            ? []
+            : [{ type: 'user', role: 'owner', emailAddress: owner } satisfies drive_v3.Schema$Permission]),
+          ...(input.permissions ?? []),
+        ].map((permission, index) => ({
+          kind: 'drive#permission',
+          id: permission.id ?? `${input.id}-p${index}`,
+          ...permission,
+        })),
+        hiddenSharing: false,
+      });
+      record(input.id);
+    },
+    addDrive(id, name, members) {
+      drives.set(id, { drive: { kind: 'drive#drive', id, name }, members: [...members] });
+    },
+    edit(id, content) {
+      touch(id, (file) => file);
+      const stored = files.get(id);
+      if (stored) stored.content = content;
+    },
+    rename(id, name) {
+      touch(id, (file) => ({ ...file, name }));
+    },
+    move(id, parent) {
+      touch(id, (file) => ({ ...file, parents: [parent] }), false);
+    },
+    trash(id) {
+      touch(id, (file) => ({ ...file, trashed: true }), false);
+    },
+    share(id, permissions) {
+      const stored = files.get(id);
+      if (!stored) throw new Error(`no file ${id}`);
+      // The owner's permission stays: ownership is transferred, never unshared.
+      stored.own = [
+        ...stored.own.filter((permission) => permission.role === 'owner'),
+        ...permissions.map((permission, index) => ({
+          id: permission.id ?? `${id}-s${index}`,
+          ...permission,
+        })),
+      ];
+      // Sharing does not change modifiedTime; Drive still reports the file in the change feed.
+      record(id);
+    },
+    hideSharing(id) {
+      const stored = files.get(id);
+      if (stored) stored.hiddenSharing = true;
+    },
+    addGroup: directory.addGroup,
+    setMembers: directory.setMembers,
+    rotateToken(next) {
+      token = next;
+      server.requireBearer(next);
+    },
+    close: () => server.close(),
+  };
+}
+
+/**
+ * Acme's drive: My Drive with a group-shared folder, a domain-wide sheet, a link-only PDF, a file whose sharing the
+ * account cannot read, a file older than the sync window, and a shared drive with a member and a member group.
+ */
+export function seedAcmeDrive(fake: DriveFake): void {
+  fake.addGroup('eng@acme.test', [
+    { email: 'grace@acme.test', type: 'USER', status: 'ACTIVE' },
+    { email: 'sre@acme.test', type: 'GROUP' },
+    { email: 'mallory@acme.test', type: 'USER', status: 'SUSPENDED' },
+  ]);
+  fake.addGroup('sre@acme.test', [{ email: 'linus@acme.test', type: 'USER', status: 'ACTIVE' }]);
+  fake.addGroup('sales@acme.test', [{ email: 'dave@acme.test', type: 'USER', status: 'ACTIVE' }]);
+  fake.addFile({ id: 'root', name: 'My Drive', mimeType: FOLDER_MIME });
+  fake.addFile({
+    id: 'f-eng',
+    name: 'Engineering',
+    mimeType: FOLDER_MIME,
+    parent: 'root',
+    permissions: [{ type: 'group', role: 'reader', emailAddress: 'eng@acme.test' }],
+  });
+  fake.addFile({ id: 'f-archive', name: 'Archive', mimeType: FOLDER_MIME, parent: 'root' });
+  fake.addFile({
+    id: 'd-roadmap',
+    name: 'Falcon roadmap',
+    mimeType: DOC_MIME,
+    parent: 'f-eng',
+    content: 'The falcon roadmap: ship the quarterly plan.',
+    permissions: [{ type: 'user', role: 'reader', emailAddress: 'Bob@acme.test' }],
+  });
+  fake.addFile({
+    id: 't-notes',
+    name: 'falcon-notes.txt',
+    mimeType: 'text/plain',
+    parent: 'f-eng',
+    content: 'Falcon standup notes.',
+  });
+  fake.addFile({
+    id: 's-budget',
+    name: 'Falcon budget',
+    mimeType: SHEET_MIME,
+    parent: 'root',
+    content: 'item,cost\nfalcon servers,100',
+    permissions: [{ type: 'domain', role: 'reader', domain: 'acme.test', allowFileDiscovery: true }],
+  });
+  fake.addFile({
+    id: 'p-handbook',
+    name: 'Falcon handbook.pdf',
+    mimeType: 'application/pdf',
+    parent: 'root',
+    permissions: [
+      { type: 'anyone', role: 'reader', allowFileDiscovery: false },
+      { type: 'domain', role: 'reader', domain: 'partner.test', allowFileDiscovery: true },
+    ],
+  });
+  fake.addFile({
+    id: 'd-secret',
+    name: 'Falcon salaries',
+    mimeType: DOC_MIME,
+    parent: 'root',
+    owner: 'hr@acme.test',
+    content: 'falcon salaries',
+  });
+  fake.hideSharing('d-secret');
+  fake.addFile({
+    id: 'd-old',
+    name: 'Falcon 2019 retro',
+    mimeType: DOC_MIME,
+    parent: 'root',
+    content: 'falcon retro',
+    modifiedTime: '2019-01-01T00:00:00Z',
+  });
+  fake.addDrive('drive-sales', 'Sales', [
+    { type: 'user', role: 'organizer', emailAddress: 'carol@acme.test' },
+    { type: 'group', role: 'reader', emailAddress: 'sales@acme.test' },
+  ]);
+  fake.addFile({
+    id: 'd-pitch',
+    name: 'Falcon pitch',
+    mimeType: DOC_MIME,
+    parent: 'drive-sales',
+    driveId: 'drive-sales',
+    content: 'The falcon pitch deck.',
+  });
+}

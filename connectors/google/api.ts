@@ -1,0 +1,131 @@
+// What every Google Workspace connector shares: the OAuth settings, the token credentials, the Drive and Directory
+// clients of Google's own SDKs sending their requests through the connection's HTTP client, and how Google words
+// its refusals (https://developers.google.com/workspace/drive/api/guides/handle-errors).
+import { admin, type admin_directory_v1 } from '@googleapis/admin';
+import { drive, type drive_v3 } from '@googleapis/drive';
+import { z } from 'zod';
+import { google as googleStrings } from '../../common/strings';
+import {
+  InvalidCredentialsError,
+  TransientError,
+  unwrapConnectorError,
+  vendorFetch,
+  type AuthFailureClassifier,
+  type ConnectorContext,
+  type OAuthSettings,
+} from '../sdk';
+
+export const GOOGLE_AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
+export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
+
+/** The OAuth settings of a Google app asking for `scopes`: offline access, so Google issues a refresh token. */
+export function googleOAuth(scopes: readonly string[]): OAuthSettings {
+  return {
+    authorizeUrl: GOOGLE_AUTHORIZE_URL,
+    tokenUrl: GOOGLE_TOKEN_URL,
+    scopes,
+    pkce: true,
+    // `prompt=consent` makes Google issue a refresh token on a reconnect too, not only on the first grant.
+    authorizeParams: { access_type: 'offline', prompt: 'consent', include_granted_scopes: 'true' },
+  };
+}
+
+/** Google's token response as the OAuth flow stores it (server/sync/oauth-tokens.ts adds `expires_at`). */
+export const googleCredentialsSchema = z
+  .object({
+    access_token: z.string().min(1),
+    refresh_token: z.string().min(1).optional(),
+    expires_at: z.iso.datetime({ offset: true }).optional(),
+  })
+  .loose();
+export type GoogleCredentials = z.infer<typeof googleCredentialsSchema>;
+
+/** `baseUrl` replaces both Google API origins, which is how tests point a connector at its fake. */
+export const googleConfigSchema = z.object({ baseUrl: z.url().optional() }).loose();
+export type GoogleConfig = z.infer<typeof googleConfigSchema>;
+
+export type GoogleContext = ConnectorContext<GoogleCredentials, GoogleConfig>;
+
+const DRIVE_ORIGIN = 'https://www.googleapis.com';
+const ADMIN_ORIGIN = 'https://admin.googleapis.com';
+/** Google exports at most 10 MB of a document; a download past this is not worth holding in memory. */
+const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+
+const googleErrorSchema = z.object({
+  error: z.object({ errors: z.array(z.object({ reason: z.string().optional() })).optional() }).loose(),
+});
+
+function reasonsOf(body: string): string[] {
+  try {
+    const parsed = googleErrorSchema.safeParse(JSON.parse(body));
+    return parsed.success ? (parsed.data.error.errors ?? []).flatMap((error) => error.reason ?? []) : [];
+  } catch {
+    return [];
+  }
+}
+
+const THROTTLE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
+
+/**
+ * Drive answers an exhausted quota with 403 `userRateLimitExceeded` or `rateLimitExceeded` (to be backed off like a
+ * 429), a token without a scope with 403 `insufficientPermissions`, and a file the account may not read or export
+ * with other 403 reasons (`insufficientFilePermissions`, `cannotExportFile`, `exportSizeLimitExceeded`), which
+ * only that file's sync needs to know.
+ */
+export const classifyDriveFailure: AuthFailureClassifier = (failure) => {
+  if (failure.status === 401) return { kind: 'invalidCredentials' };
+  const reasons = reasonsOf(failure.body);
+  if (reasons.some((reason) => THROTTLE_REASONS.has(reason))) return { kind: 'rateLimited' };
+  if (reasons.includes('insufficientPermissions'))
+    return { kind: 'permissionMismatch', message: googleStrings.SCOPE_MISSING };
+  return { kind: 'httpError' };
+};
+
+/** The Directory API refuses anyone but an administrator with a plain 403 'Not Authorized to access this resource'. */
+export const classifyDirectoryFailure: AuthFailureClassifier = (failure) => {
+  if (failure.status === 401) return { kind: 'invalidCredentials' };
+  const reasons = reasonsOf(failure.body);
+  if (reasons.some((reason) => THROTTLE_REASONS.has(reason))) return { kind: 'rateLimited' };
+  return { kind: 'permissionMismatch', message: googleStrings.ADMIN_REQUIRED };
+};
+
+function clientOptions(ctx: GoogleContext, origin: string, classify: AuthFailureClassifier) {
+  const base = ctx.config.baseUrl ?? origin;
+  const http = ctx.http.with({
+    baseUrl: base,
+    headers: { authorization: `Bearer ${ctx.credentials.access_token}` },
+    classifyAuthFailure: classify,
+  });
+  const viaClient = vendorFetch(http, { maxBodyBytes: MAX_DOWNLOAD_BYTES });
+  const expiresAt = Date.parse(ctx.credentials.expires_at ?? '');
+  const fetchImplementation: typeof fetch = async (input, init) => {
+    try {
+      return await viaClient(input, init);
+    } catch (error) {
+      // An access token lives an hour, and a long sync outlives it. The engine refreshes tokens before each run,
+      // so a refusal of a lapsed token is a reason to stop and come back, not to ask the user to reconnect.
+      if (error instanceof InvalidCredentialsError && expiresAt <= ctx.now().getTime())
+        throw new TransientError('the Google access token lapsed during the sync', { cause: error });
+      throw error;
+    }
+  };
+  // The connection's client retries; the SDK's own retries would multiply its attempts.
+  return { rootUrl: `${base.replace(/\/+$/, '')}/`, fetchImplementation, retry: false };
+}
+
+export function driveApi(ctx: GoogleContext): drive_v3.Drive {
+  return drive({ version: 'v3', ...clientOptions(ctx, DRIVE_ORIGIN, classifyDriveFailure) });
+}
+
+export function directoryApi(ctx: GoogleContext): admin_directory_v1.Admin {
+  return admin({ version: 'directory_v1', ...clientOptions(ctx, ADMIN_ORIGIN, classifyDirectoryFailure) });
+}
+
+/** The answer's data; a failure the connection's client raised comes out as that client's typed error. */
+export async function call<T>(request: Promise<{ data: T }>): Promise<T> {
+  try {
+    return (await request).data;
+  } catch (error) {
+    throw unwrapConnectorError(error);
+  }
+}

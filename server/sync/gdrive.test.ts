@@ -1,0 +1,296 @@
+// Google Drive end to end: the real engine and store syncing the Drive fake on 127.0.0.1, checked as members see it
+// through `_search`. Edits, trash, moves and unsharing travel through Drive's change feed; a group membership change
+// through the permission sync; a 429 storm, an expired token and an interrupted sync are ridden out.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SearchResponse } from '../../common/api/search';
+import { ConnectionStatus } from '../../common/connection-status';
+import { silentLogger } from '../../connectors/sdk';
+import { startFakeServer, type FakeServer } from '../../connectors/sdk/fake-server';
+import { gdriveConnector } from '../../connectors/gdrive';
+import { seedAcmeDrive, startDriveFake, type DriveFake } from '../../connectors/gdrive/fake';
+import { seedAcmeDirectory, startDirectoryFake } from '../../connectors/gworkspace-directory/fake';
+import { appConnections, documents, type Org, type User } from '../db/schema';
+import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { createTestServer, type TestServer } from '../testing/server';
+import { decryptCredentials, encryptCredentials } from './connections';
+import { runSync, type SyncMode } from './engine';
+import { registerConnector } from './registry';
+
+let server: TestServer;
+let org: Org;
+const people = new Map<string, User>();
+/** Google's token endpoint: trades the refresh token for a new access token, which the Drive fake then requires. */
+let oauth: FakeServer;
+let refusing = false;
+let issued = 0;
+
+async function connect(
+  fake: { server: FakeServer; token: string },
+  appName: 'gdrive' | 'gworkspace-directory' = 'gdrive',
+): Promise<string> {
+  const { db } = server.store;
+  const [row] = await db
+    .insert(appConnections)
+    .values({
+      orgId: org.id,
+      userId: people.get('admin')!.id,
+      appName,
+      isOrg: true,
+      statusCode: ConnectionStatus.Connecting,
+      extra: { config: { baseUrl: fake.server.url } },
+    })
+    .returning();
+  await setCredentials(row!.id, { access_token: fake.token, expiresAt: '2099-01-01T00:00:00.000Z' });
+  return row!.id;
+}
+
+async function setCredentials(connectionId: string, tokens: { access_token: string; expiresAt: string }) {
+  const credentials = {
+    access_token: tokens.access_token,
+    refresh_token: 'refresh-1',
+    token_type: 'Bearer',
+    expires_at: tokens.expiresAt,
+  };
+  await server.store.db
+    .update(appConnections)
+    .set({ credentialsEncrypted: encryptCredentials(connectionId, credentials) })
+    .where(eq(appConnections.id, connectionId));
+}
+
+const sync = (connectionId: string, mode: SyncMode, options: { runId?: string; signal?: AbortSignal } = {}) =>
+  runSync(server.store.db, {
+    connectionId,
+    mode,
+    runId: options.runId ?? `run-${mode}-${Math.random()}`,
+    logger: silentLogger,
+    signal: options.signal ?? new AbortController().signal,
+  });
+
+/** The titles a member finds for `q`. */
+async function found(name: string, q = 'falcon'): Promise<string[]> {
+  const token = (await loginTokensFor(server.ctx, people.get(name)!)).id_token;
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/_search',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { q, page_size: 20 },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res
+    .json<SearchResponse>()
+    .hits.map((hit) => hit.name)
+    .sort();
+}
+
+const indexed = async (connectionId: string) =>
+  (
+    await server.store.db
+      .select({ externalId: documents.externalId, title: documents.title })
+      .from(documents)
+      .where(and(eq(documents.orgId, org.id), eq(documents.connectionId, connectionId)))
+  )
+    .map((row) => `${row.externalId}:${row.title}`)
+    .sort();
+
+const statusOf = async (connectionId: string) =>
+  (
+    await server.store.db
+      .select({ statusCode: appConnections.statusCode })
+      .from(appConnections)
+      .where(eq(appConnections.id, connectionId))
+  )[0]?.statusCode;
+
+const FIXTURE_INDEX = [
+  'd-pitch:Falcon pitch',
+  'd-roadmap:Falcon roadmap',
+  'p-handbook:Falcon handbook.pdf',
+  's-budget:Falcon budget',
+  't-notes:falcon-notes.txt',
+];
+
+beforeAll(async () => {
+  server = await createTestServer();
+  const { db } = server.store;
+  org = await createOrg(db, { domain: 'acme.test' });
+  for (const name of ['admin', 'bob', 'grace', 'linus', 'carol', 'dave', 'eve'])
+    people.set(name, await createUser(db, org, { email: `${name}@acme.test`, admin: name === 'admin' }));
+  oauth = await startFakeServer();
+  vi.stubEnv('SCOUT_OAUTH_GDRIVE_CLIENT_ID', 'scout-client');
+  vi.stubEnv('SCOUT_OAUTH_GDRIVE_CLIENT_SECRET', 'scout-secret');
+  // The shipped connector, with Google's token endpoint moved to 127.0.0.1.
+  registerConnector({
+    ...gdriveConnector,
+    oauth: { ...gdriveConnector.oauth!, tokenUrl: `${oauth.url}/token` },
+  });
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await oauth.close();
+  await server.close();
+});
+
+describe('a Drive connection', () => {
+  let fake: DriveFake;
+  let connectionId: string;
+
+  beforeAll(async () => {
+    fake = await startDriveFake({ pageSize: 2 });
+    seedAcmeDrive(fake);
+    connectionId = await connect(fake);
+    oauth.route('POST', '/token', ({ body }) => {
+      const form = new URLSearchParams(body);
+      if (
+        refusing ||
+        form.get('refresh_token') !== 'refresh-1' ||
+        form.get('client_secret') !== 'scout-secret'
+      )
+        return {
+          status: 400,
+          json: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' },
+        };
+      issued += 1;
+      fake.rotateToken(`ya29.refreshed-${issued}`);
+      return { json: { access_token: `ya29.refreshed-${issued}`, expires_in: 3599, token_type: 'Bearer' } };
+    });
+  });
+  afterAll(() => fake.close());
+
+  it('indexes the fixture drive, each member finding exactly what Drive lets them open', async () => {
+    // The first sync meets a 429 storm and Drive's 403 userRateLimitExceeded, and rides them out.
+    fake.server.failNext(3, { kind: 'rateLimit', retryAfter: 0 });
+    fake.server.failNext(1, {
+      kind: 'status',
+      status: 403,
+      json: { error: { code: 403, errors: [{ domain: 'usageLimits', reason: 'userRateLimitExceeded' }] } },
+    });
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    expect(await indexed(connectionId)).toEqual(FIXTURE_INDEX);
+    expect(await found('admin')).toEqual([
+      'Falcon budget',
+      'Falcon handbook.pdf',
+      'Falcon roadmap',
+      'falcon-notes.txt',
+    ]);
+    expect(await found('bob')).toEqual(['Falcon budget', 'Falcon roadmap']);
+    // Through the folder's group, and through a group nested in it.
+    expect(await found('grace')).toEqual(['Falcon budget', 'Falcon roadmap', 'falcon-notes.txt']);
+    expect(await found('linus')).toEqual(['Falcon budget', 'Falcon roadmap', 'falcon-notes.txt']);
+    // A shared drive's member, and a member of its member group.
+    expect(await found('carol')).toEqual(['Falcon budget', 'Falcon pitch']);
+    expect(await found('dave')).toEqual(['Falcon budget', 'Falcon pitch']);
+    // Domain-wide only; the link-only handbook and the file whose sharing cannot be read reach nobody.
+    expect(await found('eve')).toEqual(['Falcon budget']);
+  });
+
+  it('carries an edit, a trash and a move through the change feed', async () => {
+    fake.edit('d-roadmap', 'The falcon roadmap now lands the zeppelin.');
+    fake.trash('t-notes');
+    fake.move('d-roadmap', 'f-archive');
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await found('bob', 'zeppelin')).toEqual(['Falcon roadmap']);
+    // The move took the roadmap out of the group-shared folder, and the trash took the notes away.
+    expect(await found('grace')).toEqual(['Falcon budget']);
+    expect(await found('admin')).toEqual(['Falcon budget', 'Falcon handbook.pdf', 'Falcon roadmap']);
+    const [roadmap] = await server.store.db
+      .select({ extra: documents.extra })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, 'd-roadmap')));
+    expect(roadmap?.extra).toMatchObject({ path: '/My Drive/Archive' });
+  });
+
+  it('drops a member unshared from a file, and one removed from a group, from their next search', async () => {
+    fake.share('d-roadmap', []);
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await found('bob')).toEqual(['Falcon budget']);
+
+    fake.setMembers('sales@acme.test', []);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
+    expect(await found('dave')).toEqual(['Falcon budget']);
+    expect(await found('carol')).toEqual(['Falcon budget', 'Falcon pitch']);
+  });
+
+  it('comes back later from a storm longer than its retries, then goes on from its cursor', async () => {
+    fake.edit('s-budget', 'item,cost\nfalcon servers,120');
+    // Five refusals in a row use up one request's tries.
+    fake.server.failNext(5, { kind: 'rateLimit', retryAfter: 0 });
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'later' });
+    fake.server.clearLog();
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(fake.server.requests.some((request) => request.path === '/drive/v3/files/s-budget/export')).toBe(
+      true,
+    );
+  });
+
+  it('refreshes an expired access token before syncing, and asks for a reconnect once Google refuses', async () => {
+    await setCredentials(connectionId, { access_token: fake.token, expiresAt: '2020-01-01T00:00:00.000Z' });
+    fake.edit('s-budget', 'item,cost\nfalcon servers,130');
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(issued).toBe(1);
+    const credentials = decryptCredentials(
+      (await server.store.db.select().from(appConnections).where(eq(appConnections.id, connectionId)))[0]!,
+    );
+    expect(credentials).toMatchObject({ access_token: 'ya29.refreshed-1', refresh_token: 'refresh-1' });
+
+    refusing = true;
+    await setCredentials(connectionId, { access_token: fake.token, expiresAt: '2020-01-01T00:00:00.000Z' });
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'stopped' });
+    expect(await statusOf(connectionId)).toBe(ConnectionStatus.ErrorReconnect);
+  });
+});
+
+describe('an interrupted full sync', () => {
+  it('resumes from its last committed cursor, and ends with the fixture indexed exactly', async () => {
+    const fake = await startDriveFake({ pageSize: 2 });
+    try {
+      seedAcmeDrive(fake);
+      const connectionId = await connect(fake);
+      // The third page's text file never answers; the worker is stopped while waiting for it.
+      fake.server.failNext(1, { kind: 'hang' }, { path: '/drive/v3/files/t-notes' });
+      const stop = new AbortController();
+      const watcher = setInterval(() => {
+        if (fake.server.requests.some((request) => request.outcome === 'hang')) stop.abort();
+      }, 5);
+      const first = await sync(connectionId, 'full', { runId: 'full-1', signal: stop.signal });
+      clearInterval(watcher);
+      expect(first).toMatchObject({ kind: 'later' });
+      expect(await indexed(connectionId)).toEqual([
+        'd-pitch:Falcon pitch',
+        'p-handbook:Falcon handbook.pdf',
+        's-budget:Falcon budget',
+      ]);
+
+      fake.server.clearLog();
+      expect(await sync(connectionId, 'full', { runId: 'full-1' })).toMatchObject({ kind: 'complete' });
+      const listings = fake.server.requests.filter((request) => request.path === '/drive/v3/files');
+      expect(listings.every((request) => request.search.includes('pageToken='))).toBe(true);
+      expect(await indexed(connectionId)).toEqual(FIXTURE_INDEX);
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describe('a Google Workspace directory connection', () => {
+  it('makes the directory’s listed people searchable by every member, and prunes those who leave', async () => {
+    const fake = await startDirectoryFake({ pageSize: 2 });
+    try {
+      seedAcmeDirectory(fake);
+      const connectionId = await connect(fake, 'gworkspace-directory');
+      expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+      expect(await found('eve', 'Engineering')).toEqual(['Ada Lovelace', 'Grace Hopper']);
+      // Suspended accounts and people hidden from the address list stay out.
+      expect(await indexed(connectionId)).toEqual([
+        'u-ada:Ada Lovelace',
+        'u-grace:Grace Hopper',
+        'u-linus:Linus Torvalds',
+      ]);
+
+      fake.removeUser('grace@acme.test');
+      expect(await sync(connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 1 });
+      expect(await found('eve', 'Engineering')).toEqual(['Ada Lovelace']);
+    } finally {
+      await fake.close();
+    }
+  });
+});
