@@ -21,7 +21,8 @@ import { enqueueSync } from './jobs';
 const PAGE_SIZE = 4;
 const MORE_MESSAGES = 16;
 const KILLS = 2;
-// Each worker process loads the whole server before its first batch, which takes tens of seconds on a busy machine.
+/** Each worker process loads the whole server before its first batch: tens of seconds on a busy machine. */
+const TIMEOUT_MS = 300_000;
 const entry = fileURLToPath(new URL('./testing/worker-entry.ts', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const databaseUrl = process.env.TEST_DATABASE_URL || null;
@@ -159,4 +160,4 @@ it(`indexes exactly the fixture workspace after ${KILLS} SIGKILLs mid-sync`, asy
   } finally {
     await store.close();
   }
-}, 300_000);
+}, TIMEOUT_MS);
