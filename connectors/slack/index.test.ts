@@ -95,6 +95,15 @@ describe('slack connector', () => {
     });
   });
 
+  it('reports progress through the channels and the window, ending at the whole', async () => {
+    const shares = (await collect(slackConnector.fullSync(context()))).map((batch) => batch.progress?.share);
+    expect(shares.length).toBeGreaterThan(2);
+    expect(shares.every((share) => share !== undefined && share >= 0 && share <= 1)).toBe(true);
+    expect(shares).toEqual([...shares].sort((a = 0, b = 0) => a - b));
+    expect(shares.at(-1)).toBe(1);
+    expect(shares[0]).toBeLessThan(1);
+  });
+
   it('lets a public channel be read by its members and the workspace’s full members, a private one by its members only', async () => {
     const found = byId(await collect(slackConnector.fullSync(context())));
     expect(found.get(id(fixture.general, fixture.ts.hello))?.acl).toEqual([
