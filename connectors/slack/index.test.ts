@@ -184,6 +184,17 @@ describe('slack connector', () => {
     await expect(collect(slackConnector.fullSync(context()))).rejects.toBeInstanceOf(RateLimitedError);
   });
 
+  it('skips a thread deleted between reading the channel and reading its replies', async () => {
+    fake.server.failNext(
+      1,
+      { kind: 'status', status: 200, json: { ok: false, error: 'thread_not_found' } },
+      { path: '/api/conversations.replies' },
+    );
+    const found = byId(await collect(slackConnector.fullSync(context())));
+    expect(found.has(id(fixture.general, fixture.ts.question))).toBe(false);
+    expect(found.size).toBe(5);
+  });
+
   it('reports an expired or revoked token as invalid credentials', async () => {
     fake.expireToken();
     await expect(collect(slackConnector.fullSync(context()))).rejects.toBeInstanceOf(InvalidCredentialsError);

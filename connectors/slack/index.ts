@@ -260,7 +260,14 @@ async function pageDocuments(
   const documents: SourceDocument[] = [];
   let mark = current.mark;
   for (const message of messages) {
-    const thread = isThread(message) ? await threadOf(session.api, channel.id, message) : [message];
+    let thread: SlackMessage[] = [message];
+    try {
+      if (isThread(message)) thread = await threadOf(session.api, channel.id, message);
+    } catch (error) {
+      // The thread was deleted since the history page was read: listIds will not list it either.
+      if (error instanceof NotFoundError) continue;
+      throw error;
+    }
     for (const part of thread) mark = maxTs(mark, lastActivity(part));
     if (!current.whole && !changedSince(thread, current.since)) continue;
     await resolvePeople(session, userIdsOf(thread));
