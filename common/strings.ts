@@ -373,3 +373,9 @@ export const validation = {
   CAPTCHA_FAILED: auth.CAPTCHA_FAILED,
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
+
+/** Connector messages the spec does not word (ours), shown after 'Failed to install {app}: ' or as a status. */
+export const connectorMessages = {
+  SLACK_MISSING_SCOPE:
+    'The Slack app lacks a permission Scout needs; reinstall it to grant the requested scopes.',
+} as const;

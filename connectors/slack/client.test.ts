@@ -8,7 +8,8 @@ import {
   RateLimitedError,
   TransientError,
 } from '../sdk';
-import { MISSING_SCOPE_MESSAGE, translateSlackError } from './client';
+import { connectorMessages } from '../../common/strings';
+import { translateSlackError } from './client';
 
 const platform = (error: string) =>
   translateSlackError('conversations.history', new WebAPIPlatformError({ ok: false, error }));
@@ -17,7 +18,9 @@ describe('translateSlackError', () => {
   it('reads Slack’s error codes as the engine’s kinds of failure', () => {
     for (const code of ['invalid_auth', 'token_expired', 'token_revoked', 'account_inactive'])
       expect(platform(code), code).toBeInstanceOf(InvalidCredentialsError);
-    expect(platform('missing_scope')).toEqual(new PermissionMismatchError(MISSING_SCOPE_MESSAGE));
+    expect(platform('missing_scope')).toEqual(
+      new PermissionMismatchError(connectorMessages.SLACK_MISSING_SCOPE),
+    );
     expect(platform('channel_not_found')).toBeInstanceOf(NotFoundError);
     expect(platform('not_in_channel')).toBeInstanceOf(NotFoundError);
     expect(platform('internal_error')).toBeInstanceOf(TransientError);

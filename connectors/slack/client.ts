@@ -11,7 +11,7 @@ import {
   type FetchFunction,
   type Logger,
 } from '@slack/web-api';
-import { CREDENTIAL_NAMES } from '../../common/strings';
+import { CREDENTIAL_NAMES, connectorMessages } from '../../common/strings';
 import {
   ConnectorError,
   FatalSourceError,
@@ -47,12 +47,9 @@ const UNWELL = new Set([
   'team_added_to_org',
 ]);
 
-export const MISSING_SCOPE_MESSAGE =
-  'The Slack app lacks a permission Scout needs; reinstall it to grant the requested scopes.';
-
 function fromPlatform(method: string, code: string): ConnectorError {
   if (REVOKED.has(code)) return new InvalidCredentialsError(CREDENTIAL_NAMES.credentials);
-  if (UNGRANTED.has(code)) return new PermissionMismatchError(MISSING_SCOPE_MESSAGE);
+  if (UNGRANTED.has(code)) return new PermissionMismatchError(connectorMessages.SLACK_MISSING_SCOPE);
   if (GONE.has(code)) return new NotFoundError(404, 'POST', `/${method}`, code);
   if (UNWELL.has(code)) return new TransientError(`${method} answered ${code}`);
   return new FatalSourceError(`${method} answered ${code}`);
