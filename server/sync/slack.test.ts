@@ -3,6 +3,7 @@
 // may not import the server.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppsResponse } from '../../common/api/apps';
 import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
 import { silentLogger, type ConnectorLogger } from '../../connectors/sdk';
@@ -119,6 +120,17 @@ const fixtureIds = () =>
   ].sort();
 
 describe('a Slack workspace synced into the index', () => {
+  it('offers Slack in the catalogue as an app this server can connect', async () => {
+    const token = (await loginTokensFor(server.ctx, ada)).id_token;
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/_fetchData/apps',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<AppsResponse>().apps.find((app) => app.shortname === 'slack')?.available).toBe(true);
+  });
+
   it('resumes a sync stopped mid-way from its cursor, ending with exactly the fixture indexed', async () => {
     const connectionId = await connect();
     const controller = new AbortController();
