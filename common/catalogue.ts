@@ -797,7 +797,7 @@ const APP_LIST = [
     displayName: 'Slack',
     description: 'Messages, threads and shared files from Slack channels and conversations.',
     connectionType: CT.OrgRestricted,
-    objectTypes: [OT.Messages],
+    objectTypes: [OT.Messages, OT.Files],
     instantAvailable: IA.Both,
     appCategory: [AC.POPULAR, AC.MESSAGING],
     showInAppStore: true,

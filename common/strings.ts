@@ -387,3 +387,9 @@ export const google = {
   SCOPE_MISSING:
     'Scout was not granted all the access it asked for. Please connect again and approve every item.',
 } as const;
+
+/** Connector messages the spec does not word (ours), shown after 'Failed to install {app}: ' or as a status. */
+export const connectorMessages = {
+  SLACK_MISSING_SCOPE:
+    'The Slack app lacks a permission Scout needs; reinstall it to grant the requested scopes.',
+} as const;

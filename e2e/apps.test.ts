@@ -145,11 +145,11 @@ describe('the apps screens', () => {
           .evaluateAll((cards) => cards.slice(0, 5).map((card) => card.getAttribute('data-app')));
         expect(first).toEqual(['slack', 'notion', 'gdrive', 'website', 'salesforce']);
         // an app this server has no connector for cannot be added, and says so
-        const slack = page
-          .locator('[data-testid="app-card"][data-app="slack"]')
+        const salesforce = page
+          .locator('[data-testid="app-card"][data-app="salesforce"]')
           .getByTestId('connect-button');
-        expect(await slack.isDisabled()).toBe(true);
-        await slack.hover({ force: true });
+        expect(await salesforce.isDisabled()).toBe(true);
+        await salesforce.hover({ force: true });
         await page.getByText('You are unable to add this app.').waitFor({ timeout: WAIT_MS });
         await page.screenshot({ path: path.join(SCREENSHOTS, 'apps-store.png') });
         await page.getByTestId('app-store-search').fill('websi');

@@ -7,6 +7,7 @@ import { gmailConnector } from '../../connectors/gmail';
 import { gdriveConnector } from '../../connectors/gdrive';
 import { gsitesConnector } from '../../connectors/gsites';
 import { gworkspaceDirectoryConnector } from '../../connectors/gworkspace-directory';
+import { slackConnector } from '../../connectors/slack';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -38,3 +39,4 @@ registerConnector(gmailConnector);
 registerConnector(gcalConnector);
 registerConnector(gdriveConnector);
 registerConnector(gworkspaceDirectoryConnector);
+registerConnector(slackConnector);

@@ -1,0 +1,239 @@
+// The Slack connector end to end: its fake workspace on 127.0.0.1 synced by the real engine into the real store,
+// and what each member then finds through `_search`. It lives beside the engine because a connector's own folder
+// may not import the server.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppsResponse } from '../../common/api/apps';
+import type { SearchResponse } from '../../common/api/search';
+import { ConnectionStatus } from '../../common/connection-status';
+import { silentLogger, type ConnectorLogger } from '../../connectors/sdk';
+import { startSlackFake, type SlackFake } from '../../connectors/slack/fake';
+import { GUEST, credentialsFor, seedWorkspace, type Fixture } from '../../connectors/slack/fixture';
+import { appConnections, documents, type User } from '../db/schema';
+import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { createTestServer, type TestServer } from '../testing/server';
+import { encryptCredentials } from './connections';
+import { runSync, type SyncMode } from './engine';
+
+let server: TestServer;
+let fake: SlackFake;
+let fixture: Fixture;
+let orgId: string;
+let ada: User;
+let grace: User;
+let gus: User;
+let bob: User;
+
+beforeAll(async () => {
+  server = await createTestServer();
+  // Small pages, so a sync takes many batches and can be cut short between them.
+  fake = await startSlackFake({ pageSize: 2 });
+  fixture = seedWorkspace(fake);
+  const { db } = server.store;
+  const org = await createOrg(db, { domain: 'example.com' });
+  orgId = org.id;
+  ada = await createUser(db, org, { email: 'ada@example.com', admin: true });
+  grace = await createUser(db, org, { email: 'grace@example.com' });
+  gus = await createUser(db, org, { email: 'gus@example.com' });
+  bob = await createUser(db, org, { email: 'bob@example.com' });
+});
+afterAll(async () => {
+  await fake.close();
+  await server.close();
+});
+
+async function connect(): Promise<string> {
+  const { db } = server.store;
+  const [row] = await db
+    .insert(appConnections)
+    .values({
+      orgId,
+      userId: ada.id,
+      appName: 'slack',
+      isOrg: true,
+      statusCode: ConnectionStatus.Connecting,
+      extra: { config: { baseUrl: fake.apiUrl } },
+    })
+    .returning();
+  const id = row!.id;
+  await db
+    .update(appConnections)
+    .set({ credentialsEncrypted: encryptCredentials(id, credentialsFor(fake)) })
+    .where(eq(appConnections.id, id));
+  return id;
+}
+
+const sync = (
+  connectionId: string,
+  mode: SyncMode,
+  options: { runId?: string; logger?: ConnectorLogger; signal?: AbortSignal } = {},
+) =>
+  runSync(server.store.db, {
+    connectionId,
+    mode,
+    runId: options.runId ?? `run-${mode}-${Math.random()}`,
+    logger: options.logger ?? silentLogger,
+    signal: options.signal ?? new AbortController().signal,
+  });
+
+async function indexedIds(connectionId: string): Promise<string[]> {
+  const rows = await server.store.db
+    .select({ externalId: documents.externalId })
+    .from(documents)
+    .where(and(eq(documents.orgId, orgId), eq(documents.connectionId, connectionId)));
+  return rows.map((row) => row.externalId).sort();
+}
+
+async function statusOf(connectionId: string) {
+  const [row] = await server.store.db
+    .select({ statusCode: appConnections.statusCode, statusMessage: appConnections.statusMessage })
+    .from(appConnections)
+    .where(eq(appConnections.id, connectionId));
+  return row;
+}
+
+/** The titles a member finds for `q`. */
+async function found(user: User, q: string): Promise<string[]> {
+  const token = (await loginTokensFor(server.ctx, user)).id_token;
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/_search',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { q, page_size: 20 },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res
+    .json<SearchResponse>()
+    .hits.map((hit) => hit.name)
+    .sort();
+}
+
+/** What the fixture workspace holds inside the window, in the channels the app is in. */
+const fixtureIds = () =>
+  [
+    `${fixture.general}/${fixture.ts.hello}`,
+    `${fixture.general}/${fixture.ts.question}`,
+    `${fixture.general}/${fixture.ts.old}`,
+    `${fixture.eng}/${fixture.ts.spec}`,
+    `${fixture.eng}/${fixture.ts.spec}/${fixture.specFileId}`,
+    `${fixture.eng}/${fixture.ts.design}`,
+  ].sort();
+
+describe('a Slack workspace synced into the index', () => {
+  it('offers Slack in the catalogue as an app this server can connect', async () => {
+    const token = (await loginTokensFor(server.ctx, ada)).id_token;
+    const res = await server.app.inject({
+      method: 'GET',
+      url: '/api/v1/_fetchData/apps',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<AppsResponse>().apps.find((app) => app.shortname === 'slack')?.available).toBe(true);
+  });
+
+  it('resumes a sync stopped mid-way from its cursor, ending with exactly the fixture indexed', async () => {
+    const connectionId = await connect();
+    const controller = new AbortController();
+    let committed = 0;
+    // Stops the run as a SIGKILL would leave it: after some batches are committed, before the rest.
+    const stopAfterTwo: ConnectorLogger = {
+      ...silentLogger,
+      debug: (_fields, message) => {
+        if (message === 'sync batch committed' && ++committed === 2) controller.abort();
+      },
+    };
+    const runId = 'run-interrupted';
+    expect(
+      await sync(connectionId, 'full', { runId, logger: stopAfterTwo, signal: controller.signal }),
+    ).toMatchObject({ kind: 'later' });
+    const partial = await indexedIds(connectionId);
+    expect(partial.length).toBeGreaterThan(0);
+    expect(partial.length).toBeLessThan(fixtureIds().length);
+
+    fake.server.clearLog();
+    expect(await sync(connectionId, 'full', { runId })).toMatchObject({ kind: 'complete' });
+    expect(await indexedIds(connectionId)).toEqual(fixtureIds());
+    // The resumed run did not start over: #general's first page was not asked for again.
+    const historyCalls = fake.server.requests.filter((r) => r.path === '/api/conversations.history');
+    expect(historyCalls.every((r) => !(r.body.includes(fixture.general) && !r.body.includes('cursor')))).toBe(
+      true,
+    );
+    await server.store.db.delete(appConnections).where(eq(appConnections.id, connectionId));
+  });
+
+  let connectionId: string;
+
+  it('shows each member what their Slack channels let them read, and nobody else anything', async () => {
+    connectionId = await connect();
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    expect(await statusOf(connectionId)).toMatchObject({ statusCode: ConnectionStatus.IndexingComplete });
+    expect(await indexedIds(connectionId)).toEqual(fixtureIds());
+
+    const billing = '#general: Where do we deploy the billing service?';
+    const vault = '#eng: Design review of the secret vault';
+    expect(await found(ada, 'billing')).toEqual([billing]);
+    // Grace is a full member: #general is public; she is not in private #eng.
+    expect(await found(grace, 'billing')).toEqual([billing]);
+    expect(await found(grace, 'vault')).toEqual([]);
+    // Gus is a guest in #eng only: a public channel he was not invited to is closed to him.
+    expect(await found(gus, 'vault')).toEqual([vault]);
+    expect(await found(gus, 'billing')).toEqual([]);
+    // Bob has no Slack account at all.
+    expect(await found(bob, 'billing')).toEqual([]);
+    expect(await found(bob, 'vault')).toEqual([]);
+    // Lunch is in #random, which the app was never added to.
+    expect(await found(ada, 'lunch')).toEqual([]);
+  });
+
+  it('follows an edit, a deletion and a renamed channel', async () => {
+    fake.edit(fixture.general, fixture.ts.hello, 'Hello Grace, the launch moved to Q3');
+    fake.remove(fixture.general, fixture.ts.old);
+    fake.rename(fixture.general, 'announcements');
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await sync(connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 1 });
+
+    expect(await found(grace, 'launch')).toEqual(['#announcements: Hello Grace, the launch moved to Q3']);
+    expect(await found(grace, 'roadmap')).toEqual([]);
+    expect(await found(grace, 'quarterly')).toEqual([]);
+    expect(await found(grace, 'billing')).toEqual([
+      '#announcements: Where do we deploy the billing service?',
+    ]);
+  });
+
+  it('takes a channel away from a member removed from it at the next permission sync', async () => {
+    expect(await found(gus, 'vault')).toEqual(['#eng: Design review of the secret vault']);
+    fake.removeMember(fixture.eng, GUEST);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
+    expect(await found(gus, 'vault')).toEqual([]);
+    expect(await found(gus, 'storage')).toEqual([]);
+    expect(await found(ada, 'vault')).toEqual(['#eng: Design review of the secret vault']);
+  });
+
+  it('rides out a storm of 429s, and leaves a long Retry-After to a later run rather than failing', async () => {
+    fake.post(fixture.eng, { user: 'UADA', text: 'Canary deploy tonight' });
+    fake.server.failNext(3, { kind: 'rateLimit', retryAfter: 0 }, { path: '/api/conversations.history' });
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await found(ada, 'canary')).toEqual(['#eng: Canary deploy tonight']);
+
+    fake.server.failNext(1, { kind: 'rateLimit', retryAfter: 600 }, { path: '/api/conversations.history' });
+    const before = Date.now();
+    const outcome = await sync(connectionId, 'incremental');
+    expect(outcome).toMatchObject({ kind: 'later' });
+    if (outcome.kind === 'later') expect(outcome.at.getTime()).toBeGreaterThanOrEqual(before + 600_000);
+    expect(await statusOf(connectionId)).toMatchObject({ statusCode: ConnectionStatus.IndexingComplete });
+  });
+
+  it('asks for a reconnect when Slack says the token expired', async () => {
+    fake.expireToken();
+    expect(await sync(connectionId, 'incremental')).toEqual({
+      kind: 'stopped',
+      statusCode: ConnectionStatus.ErrorReconnect,
+    });
+    expect(await statusOf(connectionId)).toEqual({
+      statusCode: ConnectionStatus.ErrorReconnect,
+      statusMessage: 'Incorrect credentials. Please try again.',
+    });
+    // What was indexed stays searchable until the admin reconnects.
+    expect(await found(ada, 'canary')).toEqual(['#eng: Canary deploy tonight']);
+  });
+});
