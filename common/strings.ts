@@ -373,3 +373,12 @@ export const validation = {
   CAPTCHA_FAILED: auth.CAPTCHA_FAILED,
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
+
+/** Microsoft 365 connectors (Outlook, Teams): the spec gives no text for these, so they are ours. */
+export const microsoft = {
+  /** Completes 'Failed to install {app}: {message}' when the account refused a permission the app asks for. */
+  MAIL_ACCESS_NEEDED: 'Scout needs permission to read the mailbox (Mail.Read).',
+  TEAMS_ACCESS_NEEDED: 'Scout needs permission to read Teams channels and chats.',
+  /** The title of a message or chat without a subject. */
+  NO_SUBJECT: '(no subject)',
+} as const;
