@@ -123,6 +123,8 @@ export interface OutlookFake {
   move(id: string, folderId: string): void;
   /** A hard delete: the message is gone from the mailbox. */
   remove(id: string): void;
+  /** A folder and its messages vanish without a delta entry, which no feed reports (pruning's case). */
+  dropFolder(folderId: string): void;
   /** The access token stops working, as one does when its hour is up. */
   expireAccessToken(): void;
   /** The token endpoint refuses the refresh token from now on (revoked consent). */
@@ -409,6 +411,14 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
       changes += 1;
       messages.delete(id);
       removals.push({ id, folderId: stored.message.parentFolderId, change: changes });
+    },
+    dropFolder(folderId) {
+      folders.splice(
+        folders.findIndex((folder) => folder.id === folderId),
+        1,
+      );
+      for (const [id, stored] of messages)
+        if (stored.message.parentFolderId === folderId) messages.delete(id);
     },
     expireAccessToken() {
       accessToken = `outlook-access-expired-${issued}`;
