@@ -5,6 +5,7 @@
 // access token that expires are scriptable; 429 and 503 storms come from the SDK's fake server (failNext).
 import type { MailFolder, Message, User } from '@microsoft/microsoft-graph-types';
 import { startFakeServer, type FakeRequest, type FakeResponse, type FakeServer } from '../sdk/fake-server';
+import { fakeIdentityPlatform, graphError, type FakeIdentity } from './fake-identity';
 
 /** A Graph collection page. */
 export interface ODataPage<T> {
@@ -25,7 +26,6 @@ export type FakeMessage = Message & { id: string; parentFolderId: string; receiv
 export type MessagePatch = Omit<Message, 'id' | 'parentFolderId' | 'receivedDateTime'>;
 
 export const OWNER = { id: 'u-ada', name: 'Ada Lovelace', email: 'ada@contoso.com' };
-export const CLIENT = { id: 'scout-outlook-client', secret: 'scout-outlook-secret' };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
@@ -115,8 +115,8 @@ export interface OutlookFake {
   readonly server: FakeServer;
   /** Where the connector's baseUrl points. */
   readonly graphUrl: string;
-  readonly accessToken: string;
-  readonly refreshToken: string;
+  /** Its tokens, as the identity platform issues them. */
+  readonly identity: FakeIdentity;
   /** Adds or replaces a message; every change is what the folder's next delta round reports. */
   put(message: FakeMessage): void;
   edit(id: string, patch: MessagePatch): void;
@@ -125,10 +125,6 @@ export interface OutlookFake {
   remove(id: string): void;
   /** A folder and its messages vanish without a delta entry, which no feed reports (pruning's case). */
   dropFolder(folderId: string): void;
-  /** The access token stops working, as one does when its hour is up. */
-  expireAccessToken(): void;
-  /** The token endpoint refuses the refresh token from now on (revoked consent). */
-  revokeRefreshToken(): void;
   close(): Promise<void>;
 }
 
@@ -149,11 +145,6 @@ function decodeToken(value: string): Token | null {
     return null;
   }
 }
-
-const graphError = (status: number, code: string, text: string): FakeResponse => ({
-  status,
-  json: { error: { code, message: text } },
-});
 
 function pageSize(request: FakeRequest, fallback: number): number {
   const asked = /odata\.maxpagesize=(\d+)/.exec(String(request.headers.prefer ?? ''))?.[1];
@@ -181,10 +172,7 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
   const messages = new Map<string, { message: FakeMessage; change: number }>();
   const removals: { id: string; folderId: string; change: number }[] = [];
   let changes = 0;
-  let issued = 0;
-  let accessToken = 'outlook-access-0';
-  let refreshToken = 'outlook-refresh-0';
-  let refreshRevoked = false;
+  const identity = fakeIdentityPlatform(server, 'outlook');
   for (const seeded of seedMessages()) messages.set(seeded.id, { message: seeded, change: 0 });
 
   const folderById = (idOrName: string) =>
@@ -207,7 +195,7 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
 
   const route = (method: string, path: string, handler: (request: FakeRequest) => FakeResponse) =>
     server.route(method, path, (request) =>
-      request.headers.authorization === `Bearer ${accessToken}`
+      identity.authorized(request)
         ? handler(request)
         : graphError(401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.'),
     );
@@ -343,33 +331,6 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
     return { json: present(request, stored.message) };
   });
 
-  server.route('POST', '/organizations/oauth2/v2.0/token', ({ body }) => {
-    const form = new URLSearchParams(body);
-    if (
-      refreshRevoked ||
-      form.get('grant_type') !== 'refresh_token' ||
-      form.get('client_id') !== CLIENT.id ||
-      form.get('client_secret') !== CLIENT.secret ||
-      form.get('refresh_token') !== refreshToken
-    )
-      return {
-        status: 400,
-        json: { error: 'invalid_grant', error_description: 'AADSTS70000: invalid grant.' },
-      };
-    issued += 1;
-    accessToken = `outlook-access-${issued}`;
-    refreshToken = `outlook-refresh-${issued}`;
-    return {
-      json: {
-        token_type: 'Bearer',
-        scope: 'Mail.Read User.Read',
-        expires_in: 3600,
-        access_token: accessToken,
-        refresh_token: refreshToken,
-      },
-    };
-  });
-
   const change = (id: string, update: (stored: FakeMessage) => FakeMessage) => {
     const stored = messages.get(id);
     if (!stored) throw new Error(`no message ${id}`);
@@ -380,12 +341,7 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
   return {
     server,
     graphUrl: `${server.url}/v1.0`,
-    get accessToken() {
-      return accessToken;
-    },
-    get refreshToken() {
-      return refreshToken;
-    },
+    identity,
     put(next) {
       changes += 1;
       const previous = messages.get(next.id);
@@ -419,12 +375,6 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
       );
       for (const [id, stored] of messages)
         if (stored.message.parentFolderId === folderId) messages.delete(id);
-    },
-    expireAccessToken() {
-      accessToken = `outlook-access-expired-${issued}`;
-    },
-    revokeRefreshToken() {
-      refreshRevoked = true;
     },
     close: () => server.close(),
   };

@@ -24,7 +24,7 @@ afterEach(async () => {
 
 function context(options: { signal?: AbortSignal } = {}) {
   return createConnectorContext(outlookConnector, {
-    credentials: { access_token: fake.accessToken },
+    credentials: { access_token: fake.identity.accessToken },
     config: { baseUrl: fake.graphUrl },
     random: () => 0,
     ...options,
@@ -40,7 +40,7 @@ describe('outlook connector', () => {
   it('passes the conformance kit', async () => {
     const report = await runConnectorConformance(outlookConnector, {
       fakeServer: fake.server,
-      credentials: { access_token: fake.accessToken },
+      credentials: { access_token: fake.identity.accessToken },
       config: { baseUrl: fake.graphUrl },
       changeSource: () => {
         fake.edit('m1', { subject: 'Quarterly budget review (revised)' });
@@ -113,7 +113,7 @@ describe('outlook connector', () => {
     const htmlFake = await startOutlookFake({ honourTextPreference: false });
     try {
       const ctx = createConnectorContext(outlookConnector, {
-        credentials: { access_token: htmlFake.accessToken },
+        credentials: { access_token: htmlFake.identity.accessToken },
         config: { baseUrl: htmlFake.graphUrl },
       });
       const documents = (await collect(outlookConnector.fullSync(ctx))).flatMap((batch) => batch.documents);
@@ -137,7 +137,7 @@ describe('outlook connector', () => {
 
   it('reports an expired token as invalid credentials and a refused Mail.Read as a permission mismatch', async () => {
     const ctx = context();
-    fake.expireAccessToken();
+    fake.identity.expireAccessToken();
     await expect(outlookConnector.validate(ctx)).rejects.toBeInstanceOf(InvalidCredentialsError);
 
     const withMe = await startOutlookFake();
@@ -151,7 +151,7 @@ describe('outlook connector', () => {
       );
       const refused = outlookConnector.validate(
         createConnectorContext(outlookConnector, {
-          credentials: { access_token: withMe.accessToken },
+          credentials: { access_token: withMe.identity.accessToken },
           config: { baseUrl: withMe.graphUrl },
         }),
       );

@@ -6,7 +6,6 @@ import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
 import { silentLogger } from '../../connectors/sdk';
 import {
-  CLIENT,
   FOLDERS,
   OWNER,
   SEEDED_INDEXED,
@@ -15,6 +14,7 @@ import {
   type OutlookFake,
 } from '../../connectors/outlook/fake';
 import { createOutlookConnector } from '../../connectors/outlook';
+import { FAKE_CLIENT } from '../../connectors/outlook/fake-identity';
 import { appConnections, documents, type User } from '../db/schema';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -32,8 +32,8 @@ beforeAll(async () => {
   fake = await startOutlookFake({ pageSize: 2 });
   // The real connector, its OAuth endpoints on the fake identity platform.
   registerConnector(createOutlookConnector({ loginUrl: fake.server.url }));
-  vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_ID', CLIENT.id);
-  vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_SECRET', CLIENT.secret);
+  vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_ID', FAKE_CLIENT.id);
+  vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_SECRET', FAKE_CLIENT.secret);
   server = await createTestServer();
   const { db } = server.store;
   const org = await createOrg(db, { domain: 'contoso.com' });
@@ -62,8 +62,8 @@ async function connectAda(expiresInMs = 3_600_000): Promise<string> {
     })
     .returning();
   const credentials = {
-    access_token: fake.accessToken,
-    refresh_token: fake.refreshToken,
+    access_token: fake.identity.accessToken,
+    refresh_token: fake.identity.refreshToken,
     expires_at: new Date(Date.now() + expiresInMs).toISOString(),
   };
   await db
@@ -160,9 +160,9 @@ describe('outlook through the engine', () => {
 
 describe('outlook under stress', () => {
   it('refreshes an expired token, rides out a 429 storm and resumes an interrupted sync to exactly the mailbox', async () => {
-    const before = fake.accessToken;
+    const before = fake.identity.accessToken;
     const connectionId = await connectAda(-60_000);
-    fake.expireAccessToken();
+    fake.identity.expireAccessToken();
 
     // A storm longer than the client waits through: the engine is told to come back later.
     fake.server.failNext(
@@ -173,7 +173,7 @@ describe('outlook under stress', () => {
     const stormed: SyncOutcome = await sync(connectionId, 'full', { runId: 'storm' });
     expect(stormed.kind).toBe('later');
     const refreshed = decryptCredentials(await row(connectionId)) as Record<string, string>;
-    expect(refreshed.access_token).toBe(fake.accessToken);
+    expect(refreshed.access_token).toBe(fake.identity.accessToken);
     expect(refreshed.access_token).not.toBe(before);
 
     // Interrupted mid-way: a request hangs, and the job is stopped as a lost worker would be.
@@ -210,7 +210,7 @@ describe('outlook under stress', () => {
 
   it('asks for a reconnect when the refresh token is refused', async () => {
     const connectionId = await connectAda(-60_000);
-    fake.revokeRefreshToken();
+    fake.identity.revokeRefreshToken();
     expect(await sync(connectionId, 'full')).toEqual({
       kind: 'stopped',
       statusCode: ConnectionStatus.ErrorReconnect,
