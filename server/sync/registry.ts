@@ -3,6 +3,7 @@
 import type { Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
 import { gsitesConnector } from '../../connectors/gsites';
+import { teamsConnector } from '../../connectors/msteams';
 import { outlookConnector } from '../../connectors/outlook';
 import { websiteConnector } from '../../connectors/website';
 
@@ -32,3 +33,4 @@ registerConnector(websiteConnector);
 registerConnector(customApiConnector);
 registerConnector(gsitesConnector);
 registerConnector(outlookConnector);
+registerConnector(teamsConnector);
