@@ -381,4 +381,6 @@ export const microsoft = {
   TEAMS_ACCESS_NEEDED: 'Scout needs permission to read Teams channels and chats.',
   /** The title of a message or chat without a subject. */
   NO_SUBJECT: '(no subject)',
+  /** The title of a Teams chat without a topic, naming its participants. */
+  chatWith: (names: readonly string[]) => `Chat with ${names.join(', ')}`,
 } as const;

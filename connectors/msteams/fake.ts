@@ -5,6 +5,7 @@
 import type {
   AadUserConversationMember,
   Channel,
+  Chat,
   ChatMessage,
   Team,
   User,
@@ -108,6 +109,11 @@ export const SEEDED_THREADS = [
   `${TEAMS.sales}/${CHANNELS.salesGeneral}/4001`,
 ];
 
+export const CHATS = { grace: '19:ada-grace@unq.gbl.spaces', launch: '19:launch-squad@thread.v2' } as const;
+
+/** External ids of the chats a full sync indexes. */
+export const SEEDED_CHATS = [`chat/${CHATS.grace}`, `chat/${CHATS.launch}`];
+
 export interface TeamsFake {
   readonly server: FakeServer;
   readonly graphUrl: string;
@@ -120,6 +126,9 @@ export interface TeamsFake {
   rename(channelId: string, displayName: string): void;
   setChannelMembers(channelId: string, emails: string[]): void;
   setTeamMembers(teamId: string, emails: string[]): void;
+  /** A message in a chat (one Ada is in). */
+  chatPost(chatId: string, message: ChatMessage): void;
+  setChatMembers(chatId: string, emails: string[]): void;
   close(): Promise<void>;
 }
 
@@ -157,6 +166,37 @@ export async function startTeamsFake(options: { pageSize?: number } = {}): Promi
     channel(CHANNELS.salesGeneral, TEAMS.sales, 'General', 'standard'),
   ];
   const threads = seedThreads();
+  const chats = new Map<string, { chat: Chat; members: string[]; messages: ChatMessage[] }>([
+    [
+      CHATS.grace,
+      {
+        chat: {
+          id: CHATS.grace,
+          chatType: 'oneOnOne',
+          topic: null,
+          webUrl: `https://teams.microsoft.com/l/chat/${CHATS.grace}`,
+        },
+        members: [PEOPLE.ada, PEOPLE.grace],
+        messages: [
+          post('5001', 3, 'Can you review my salary band proposal?'),
+          post('5002', 3, 'Yes, tomorrow', 'Ada Lovelace'),
+        ],
+      },
+    ],
+    [
+      CHATS.launch,
+      {
+        chat: {
+          id: CHATS.launch,
+          chatType: 'group',
+          topic: 'Launch squad',
+          webUrl: `https://teams.microsoft.com/l/chat/${CHATS.launch}`,
+        },
+        members: [PEOPLE.ada, PEOPLE.bob, PEOPLE.linus],
+        messages: [post('6001', 6, 'Launch checklist v2 is up', 'Bob Builder')],
+      },
+    ],
+  ]);
 
   const route = (path: string, handler: (request: FakeRequest) => FakeResponse) =>
     server.route('GET', path, (request) =>
@@ -231,6 +271,31 @@ export async function startTeamsFake(options: { pageSize?: number } = {}): Promi
     return paged(request, roots, options.pageSize ?? 2);
   });
 
+  route('/v1.0/me/chats', (request) =>
+    paged(
+      request,
+      [...chats.values()].filter((entry) => entry.members.includes(ME.email)).map((entry) => entry.chat),
+      10,
+    ),
+  );
+  route('/v1.0/chats/:chat/members', (request) => {
+    const found = chats.get(request.params.chat ?? '');
+    return found ? paged(request, found.members.map(member), 2) : notFound();
+  });
+  route('/v1.0/chats/:chat/messages', (request) => {
+    const found = chats.get(request.params.chat ?? '');
+    if (!found) return notFound();
+    // Graph takes `lastModifiedDateTime gt <instant>` with `$orderby=lastModifiedDateTime desc`.
+    const after = /^lastModifiedDateTime gt (\S+)$/.exec(request.query.get('$filter') ?? '')?.[1];
+    if (request.query.get('$orderby') !== 'lastModifiedDateTime desc' || after === undefined)
+      return graphError(400, 'BadRequest', 'The filter or order is not supported.');
+    const from = new Date(after).toISOString();
+    const messages = found.messages
+      .filter((message) => String(message.lastModifiedDateTime) > from)
+      .sort((a, b) => String(b.lastModifiedDateTime).localeCompare(String(a.lastModifiedDateTime)));
+    return paged(request, messages, options.pageSize ?? 2);
+  });
+
   const now = () => new Date().toISOString();
   const threadsOf = (channelId: string) => {
     const list = threads.get(channelId);
@@ -280,6 +345,16 @@ export async function startTeamsFake(options: { pageSize?: number } = {}): Promi
       const team = teams.get(teamId);
       if (!team) throw new Error(`no team ${teamId}`);
       team.members = emails;
+    },
+    chatPost(chatId, message) {
+      const found = chats.get(chatId);
+      if (!found) throw new Error(`no chat ${chatId}`);
+      found.messages.push({ ...message, createdDateTime: now(), lastModifiedDateTime: now() });
+    },
+    setChatMembers(chatId, emails) {
+      const found = chats.get(chatId);
+      if (!found) throw new Error(`no chat ${chatId}`);
+      found.members = emails;
     },
     close: () => server.close(),
   };

@@ -3,7 +3,17 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createConnectorContext, type SyncBatch } from '../sdk';
 import { collect, runConnectorConformance } from '../sdk/testing';
-import { CHANNELS, PEOPLE, SEEDED_THREADS, TEAMS, post, startTeamsFake, type TeamsFake } from './fake';
+import {
+  CHANNELS,
+  CHATS,
+  PEOPLE,
+  SEEDED_CHATS,
+  SEEDED_THREADS,
+  TEAMS,
+  post,
+  startTeamsFake,
+  type TeamsFake,
+} from './fake';
 import { teamsConnector } from './index';
 
 let fake: TeamsFake;
@@ -37,8 +47,10 @@ describe('teams connector', () => {
         fake.post(CHANNELS.incidents, post('2010', 0, 'Follow-up ticket filed'), '2001');
         fake.edit(CHANNELS.partners, '3001', 'Partner pricing sheet for Initech, revised');
         fake.remove(CHANNELS.engGeneral, '1003');
+        fake.chatPost(CHATS.launch, post('6002', 0, 'Go/no-go at noon', 'Linus Torvalds'));
         return {
           changed: [
+            `chat/${CHATS.launch}`,
             id(TEAMS.eng, CHANNELS.engGeneral, '1010'),
             id(TEAMS.eng, CHANNELS.incidents, '2001'),
             id(TEAMS.eng, CHANNELS.partners, '3001'),
@@ -48,9 +60,9 @@ describe('teams connector', () => {
       },
     });
     expect(report).toMatchObject({
-      fullSync: { documents: SEEDED_THREADS.length },
+      fullSync: { documents: SEEDED_THREADS.length + SEEDED_CHATS.length },
       resumedMidSync: true,
-      incremental: { documents: 3, deleted: 1 },
+      incremental: { documents: 4, deleted: 1 },
       // Two teams, and the private and the shared channel.
       groups: 4,
     });
@@ -58,7 +70,9 @@ describe('teams connector', () => {
 
   it('makes a thread one document, replies in order, deleted replies and system events left out', async () => {
     const documents = documentsOf(await collect(teamsConnector.fullSync(context())));
-    expect(documents.map((document) => document.externalId).sort()).toEqual([...SEEDED_THREADS].sort());
+    expect(documents.map((document) => document.externalId).sort()).toEqual(
+      [...SEEDED_THREADS, ...SEEDED_CHATS].sort(),
+    );
     const incident = documents.find(
       (document) => document.externalId === id(TEAMS.eng, CHANNELS.incidents, '2001'),
     );
@@ -103,6 +117,31 @@ describe('teams connector', () => {
       [`group:msteams:channel:${CHANNELS.incidents}`]: [`user:${PEOPLE.ada}`, `user:${PEOPLE.grace}`],
       [`group:msteams:channel:${CHANNELS.partners}`]: [`user:${PEOPLE.ada}`, `user:${PEOPLE.bob}`],
     });
+  });
+
+  it('makes a chat one document for its participants, titled by its topic or by who is in it', async () => {
+    const documents = documentsOf(await collect(teamsConnector.fullSync(context())));
+    const chats = Object.fromEntries(
+      documents
+        .filter((document) => document.externalId.startsWith('chat/'))
+        .map((document) => [document.externalId, document]),
+    );
+    expect(chats[`chat/${CHATS.grace}`]).toMatchObject({
+      title: 'Chat with ada, grace',
+      acl: [`user:${PEOPLE.ada}`, `user:${PEOPLE.grace}`],
+    });
+    expect(chats[`chat/${CHATS.grace}`]?.body).toMatch(
+      /salary band proposal\?\n\nAda Lovelace, .*: Yes, tomorrow$/,
+    );
+    expect(chats[`chat/${CHATS.launch}`]).toMatchObject({
+      title: 'Launch squad',
+      acl: [PEOPLE.ada, PEOPLE.bob, PEOPLE.linus].map((email) => `user:${email}`),
+    });
+
+    fake.setChatMembers(CHATS.launch, [PEOPLE.ada, PEOPLE.bob]);
+    expect(await teamsConnector.documentAcls!(context(), [`chat/${CHATS.launch}`])).toEqual([
+      { externalId: `chat/${CHATS.launch}`, acl: [`user:${PEOPLE.ada}`, `user:${PEOPLE.bob}`] },
+    ]);
   });
 
   it('delivers every thread of a renamed channel again, under its new name', async () => {

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
 import {
+  NotFoundError,
   defineConnector,
   groupPrincipal,
   paginateByNextLink,
@@ -43,6 +44,7 @@ export const TEAMS_SCOPES = [
   'ChannelMessage.Read.All',
   'TeamMember.Read.All',
   'ChannelMember.Read.All',
+  'Chat.Read',
 ] as const;
 
 const SHORTNAME = 'msteams';
@@ -74,7 +76,11 @@ const replySchema = z.object(chatMessageFields);
 const rootSchema = z.object({ ...chatMessageFields, replies: z.array(replySchema).nullish() });
 type Root = z.output<typeof rootSchema>;
 type Reply = z.output<typeof replySchema>;
-const memberSchema = z.object({ email: z.string().nullish() });
+const memberSchema = z.object({ email: z.string().nullish(), displayName: z.string().nullish() });
+const chatSchema = z.object({ id: z.string(), topic: z.string().nullish(), webUrl: z.string().nullish() });
+type Chat = z.output<typeof chatSchema>;
+/** Prefix of a chat's external id; channel threads start with their team's id, a GUID. */
+const CHAT_PREFIX = 'chat/';
 
 /** A channel as the connector tracks it: its team, its name (a rename re-delivers) and its listing's place. */
 const channelStateSchema = z.object({
@@ -88,7 +94,14 @@ const channelStateSchema = z.object({
   startedAt: z.string().nullable(),
 });
 type ChannelState = z.output<typeof channelStateSchema>;
-const cursorSchema = z.object({ v: z.literal(1), channels: z.array(channelStateSchema) });
+/** A chat: delivered again when a message in it changed at or after `since` (null: never delivered). */
+const chatStateSchema = z.object({ chatId: z.string(), since: z.string().nullable() });
+type ChatState = z.output<typeof chatStateSchema>;
+const cursorSchema = z.object({
+  v: z.literal(1),
+  channels: z.array(channelStateSchema),
+  chats: z.array(chatStateSchema).default([]),
+});
 type TeamsCursor = z.output<typeof cursorSchema>;
 
 interface TeamChannel {
@@ -144,6 +157,13 @@ function textOf(message: Reply): string {
   return message.body?.contentType === 'html' ? htmlToDocument(content).text.trim() : content.trim();
 }
 
+/** 'Name, time: text', one message of a thread or chat. */
+function line(post: Reply): string {
+  const who = post.from?.user?.displayName ?? '';
+  const when = post.createdDateTime?.toISOString() ?? '';
+  return `${[who, when].filter(Boolean).join(', ')}: ${textOf(post)}`;
+}
+
 function lastChange(root: Root): Date {
   let latest = root.lastModifiedDateTime ?? root.createdDateTime ?? new Date(0);
   for (const reply of root.replies ?? []) {
@@ -160,11 +180,7 @@ function toDocument(root: Root, where: TeamChannel): SourceDocument {
       .filter((reply) => !reply.deletedDateTime && reply.messageType !== 'systemEventMessage')
       .sort((a, b) => (a.createdDateTime?.getTime() ?? 0) - (b.createdDateTime?.getTime() ?? 0)),
   ];
-  const lines = posts.map((post) => {
-    const who = post.from?.user?.displayName ?? '';
-    const when = post.createdDateTime?.toISOString() ?? '';
-    return `${[who, when].filter(Boolean).join(', ')}: ${textOf(post)}`;
-  });
+  const lines = posts.map(line);
   const firstLine = textOf(root).split('\n')[0]?.slice(0, 120).trim();
   const link = z.url({ protocol: /^https?$/ }).safeParse(root.webUrl ?? where.channel.webUrl);
   const created = root.createdDateTime ?? new Date(0);
@@ -196,6 +212,7 @@ async function* walkChannel(
   states: ChannelState[],
   index: number,
   progress: (done: number) => { share: number } | undefined,
+  chats: readonly ChatState[],
 ): AsyncGenerator<SyncBatch> {
   const state = states[index] as ChannelState;
   const startedAt = state.startedAt ?? ctx.now().toISOString();
@@ -222,7 +239,7 @@ async function* walkChannel(
       page.next === null
         ? { ...state, name: where.channel.displayName ?? '', since: startedAt, next: null, startedAt: null }
         : { ...state, next: page.next, startedAt };
-    const cursor: TeamsCursor = { v: 1, channels: states.map((entry) => ({ ...entry })) };
+    const cursor: TeamsCursor = { v: 1, channels: states.map((entry) => ({ ...entry })), chats: [...chats] };
     const share = progress(page.next === null ? index + 1 : index);
     yield { documents, deletedExternalIds: deleted, cursor, ...(share ? { progress: share } : {}) };
   }
@@ -231,6 +248,7 @@ async function* walkChannel(
 async function* syncTeams(ctx: GraphContext, saved: TeamsCursor | null): AsyncGenerator<SyncBatch> {
   const client = api(ctx);
   const channels = await teamChannels(client);
+  const chats = await listChats(client);
   const previous = new Map(
     (saved?.channels ?? []).map((state) => [`${state.teamId}/${state.channelId}`, state]),
   );
@@ -245,13 +263,112 @@ async function* syncTeams(ctx: GraphContext, saved: TeamsCursor | null): AsyncGe
         startedAt: null,
       },
   );
-  // Progress counts channels while any of them is on its first listing (a full sync).
-  const first = states.some((state) => state.since === null);
-  const progress = (done: number) => (first ? { share: done / Math.max(1, states.length) } : undefined);
+  const previousChats = new Map((saved?.chats ?? []).map((state) => [state.chatId, state]));
+  const chatStates: ChatState[] = chats.map(
+    (chat) => previousChats.get(chat.id) ?? { chatId: chat.id, since: null },
+  );
+  // Progress counts channels and chats while any of them is on its first listing (a full sync).
+  const first =
+    states.some((state) => state.since === null) || chatStates.some((state) => state.since === null);
+  const total = Math.max(1, states.length + chatStates.length);
+  const progress = (done: number) => (first ? { share: done / total } : undefined);
   for (let index = 0; index < channels.length; index += 1) {
     ctx.signal.throwIfAborted();
-    yield* walkChannel(ctx, client, channels[index] as TeamChannel, states, index, progress);
+    yield* walkChannel(ctx, client, channels[index] as TeamChannel, states, index, progress, chatStates);
   }
+  for (let index = 0; index < chats.length; index += 1) {
+    ctx.signal.throwIfAborted();
+    const chat = chats[index] as Chat;
+    const state = chatStates[index] as ChatState;
+    const startedAt = ctx.now().toISOString();
+    const document = await chatDocument(ctx, client, chat, state.since ? new Date(state.since) : null);
+    chatStates[index] = { ...state, since: startedAt };
+    const share = progress(states.length + index + 1);
+    yield {
+      documents: document ? [document] : [],
+      cursor: {
+        v: 1,
+        channels: states.map((entry) => ({ ...entry })),
+        chats: chatStates.map((entry) => ({ ...entry })),
+      },
+      ...(share ? { progress: share } : {}),
+    };
+  }
+}
+
+async function listChats(client: HttpClient): Promise<Chat[]> {
+  const chats: Chat[] = [];
+  for await (const chat of listAll(client, '/me/chats', chatSchema)) chats.push(chat);
+  return chats;
+}
+
+/** A chat is read by its participants, whoever connected it. */
+async function chatReaders(
+  client: HttpClient,
+  chatId: string,
+): Promise<{ acl: GroupMembership['members']; names: string[] }> {
+  const acl: GroupMembership['members'] = [];
+  const names: string[] = [];
+  for await (const member of listAll(client, `/chats/${encodeURIComponent(chatId)}/members`, memberSchema)) {
+    const email = z.email().safeParse(member.email?.trim());
+    if (email.success) acl.push(userPrincipal(email.data));
+    if (member.displayName) names.push(member.displayName);
+  }
+  return { acl, names };
+}
+
+/**
+ * The chat as one document, its messages of the window in order, or null when nothing in it changed since `since`:
+ * the listing is newest change first, so its first message says whether the chat moved at all.
+ */
+async function chatDocument(
+  ctx: GraphContext,
+  client: HttpClient,
+  chat: Chat,
+  since: Date | null,
+): Promise<SourceDocument | null> {
+  const posts: Reply[] = [];
+  const pages = paginateByNextLink(client, {
+    path: `/chats/${encodeURIComponent(chat.id)}/messages`,
+    schema: odataPageSchema(replySchema),
+    items: (page) => page.value,
+    nextLink: (page) => page['@odata.nextLink'],
+    request: {
+      query: {
+        $top: PAGE_SIZE,
+        $orderby: 'lastModifiedDateTime desc',
+        $filter: `lastModifiedDateTime gt ${ctx.syncWindowStart.toISOString()}`,
+      },
+    },
+  });
+  for await (const page of pages) {
+    if (posts.length === 0 && since !== null) {
+      const newest = page.items[0]?.lastModifiedDateTime;
+      if (!newest || newest < since) return null;
+    }
+    posts.push(...page.items);
+  }
+  const live = posts
+    .filter((message) => !message.deletedDateTime && message.messageType !== 'systemEventMessage')
+    .sort((a, b) => (a.createdDateTime?.getTime() ?? 0) - (b.createdDateTime?.getTime() ?? 0));
+  const first = live[0];
+  const last = live.at(-1);
+  if (!first || !last) return null;
+  const { acl, names } = await chatReaders(client, chat.id);
+  const link = z.url({ protocol: /^https?$/ }).safeParse(chat.webUrl);
+  return {
+    externalId: `${CHAT_PREFIX}${chat.id}`,
+    title: chat.topic?.trim() || microsoft.chatWith(names),
+    url: link.success ? link.data : 'https://teams.microsoft.com/',
+    body: live.map(line).join('\n\n'),
+    author: first.from?.user?.displayName ? { name: first.from.user.displayName } : {},
+    objectType: 'Messages',
+    fileType: 'message',
+    createdTime: first.createdDateTime ?? new Date(0),
+    modifiedTime: last.lastModifiedDateTime ?? last.createdDateTime ?? new Date(0),
+    acl,
+    extra: { chat: chat.topic ?? '', participants: names },
+  };
 }
 
 async function membersOf(client: HttpClient, path: string): Promise<GroupMembership['members']> {
@@ -315,6 +432,7 @@ export function createTeamsConnector(options: { loginUrl?: string } = {}) {
             .filter((root) => !root.deletedDateTime)
             .map((root) => externalIdOf(teamId, channel.id, root.id));
       }
+      yield (await listChats(client)).map((chat) => `${CHAT_PREFIX}${chat.id}`);
     },
 
     async *permissions(ctx) {
@@ -349,12 +467,26 @@ export function createTeamsConnector(options: { loginUrl?: string } = {}) {
       const channels = new Map(
         (await teamChannels(client)).map((where) => [`${where.teamId}/${where.channel.id}`, where]),
       );
-      return externalIds.flatMap((externalId): DocumentAcl[] => {
-        const [teamId = '', channelId = ''] = externalId.split('/');
-        const where = channels.get(`${teamId}/${channelId}`);
-        // A channel no longer listed is pruning's business.
-        return where ? [{ externalId, acl: [channelReaders(teamId, where.channel)] }] : [];
-      });
+      const answers: DocumentAcl[] = [];
+      for (const externalId of externalIds.filter((candidate) => candidate.startsWith(CHAT_PREFIX))) {
+        try {
+          const { acl } = await chatReaders(client, externalId.slice(CHAT_PREFIX.length));
+          answers.push({ externalId, acl });
+        } catch (error) {
+          // A chat the account has left or that was deleted is pruning's business.
+          if (!(error instanceof NotFoundError)) throw error;
+        }
+      }
+      return answers.concat(
+        externalIds
+          .filter((candidate) => !candidate.startsWith(CHAT_PREFIX))
+          .flatMap((externalId): DocumentAcl[] => {
+            const [teamId = '', channelId = ''] = externalId.split('/');
+            const where = channels.get(`${teamId}/${channelId}`);
+            // A channel no longer listed is pruning's business.
+            return where ? [{ externalId, acl: [channelReaders(teamId, where.channel)] }] : [];
+          }),
+      );
     },
   });
 }

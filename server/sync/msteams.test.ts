@@ -8,6 +8,8 @@ import { silentLogger } from '../../connectors/sdk';
 import { createTeamsConnector } from '../../connectors/msteams';
 import {
   CHANNELS,
+  CHATS,
+  SEEDED_CHATS,
   PEOPLE,
   SEEDED_THREADS,
   TEAMS,
@@ -113,7 +115,9 @@ describe('teams through the engine', () => {
   it('shows each channel’s threads to who may read the channel in Teams', async () => {
     connectionId = await connect();
     expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
-    expect(Object.keys(await indexed(connectionId)).sort()).toEqual([...SEEDED_THREADS].sort());
+    expect(Object.keys(await indexed(connectionId)).sort()).toEqual(
+      [...SEEDED_THREADS, ...SEEDED_CHATS].sort(),
+    );
     // Private channel: its members; standard channel: the team; shared channel: its own members.
     expect(await search(grace, 'postmortem')).toEqual(['Database failover postmortem draft']);
     expect(await search(linus, 'postmortem')).toEqual([]);
@@ -122,6 +126,11 @@ describe('teams through the engine', () => {
     expect(await search(bob, 'initech')).toEqual(['Partner pricing sheet for Initech']);
     expect(await search(grace, 'initech')).toEqual([]);
     expect(await search(bob, 'pipeline')).toEqual(['Pipeline review']);
+    // Chats: their participants only.
+    expect(await search(grace, 'salary')).toEqual(['Chat with ada, grace']);
+    expect(await search(bob, 'salary')).toEqual([]);
+    expect(await search(linus, 'checklist')).toEqual(['Launch squad']);
+    expect(await search(grace, 'checklist')).toEqual([]);
   });
 
   it('drops a member removed from a private channel from its threads at the next permission sync', async () => {
@@ -130,8 +139,11 @@ describe('teams through the engine', () => {
     expect(await search(grace, 'postmortem')).toEqual([]);
     expect(await search(ada, 'postmortem')).toEqual(['Database failover postmortem draft']);
     fake.setTeamMembers(TEAMS.eng, [PEOPLE.ada, PEOPLE.grace]);
+    fake.setChatMembers(CHATS.launch, [PEOPLE.ada, PEOPLE.bob]);
     await sync(connectionId, 'permissions');
     expect(await search(linus, 'freeze')).toEqual([]);
+    expect(await search(linus, 'checklist')).toEqual([]);
+    expect(await search(bob, 'checklist')).toEqual(['Launch squad']);
   });
 
   it('applies a reply, an edit, a delete and a channel rename from the next sync', async () => {
