@@ -8,6 +8,10 @@
 // delivers the threads modified (root or any reply) since the channel's last listing began: the
 // lastModifiedDateTime filter, applied here because the delegated listing takes no $filter. A renamed channel
 // delivers all its threads again, since each names its channel. Deleted roots come back with deletedDateTime set.
+//
+// Each chat the account is in is one document (its messages of the window, in order), read by its participants by
+// address; the permission sync re-reads them (documentAcls), so someone who leaves a chat stops finding it. A chat
+// is re-read when its newest change (Graph lists chat messages by lastModifiedDateTime) is newer than its last read.
 import { z } from 'zod';
 import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
 import {
