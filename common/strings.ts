@@ -393,3 +393,14 @@ export const connectorMessages = {
   SLACK_MISSING_SCOPE:
     'The Slack app lacks a permission Scout needs; reinstall it to grant the requested scopes.',
 } as const;
+
+/** Microsoft 365 connectors (Outlook, Teams): the spec gives no text for these, so they are ours. */
+export const microsoft = {
+  /** Completes 'Failed to install {app}: {message}' when the account refused a permission the app asks for. */
+  MAIL_ACCESS_NEEDED: 'Scout needs permission to read the mailbox (Mail.Read).',
+  TEAMS_ACCESS_NEEDED: 'Scout needs permission to read Teams channels and chats.',
+  /** The title of a message or chat without a subject. */
+  NO_SUBJECT: '(no subject)',
+  /** The title of a Teams chat without a topic, naming its participants. */
+  chatWith: (names: readonly string[]) => `Chat with ${names.join(', ')}`,
+} as const;

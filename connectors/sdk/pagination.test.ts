@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { FatalSourceError } from './errors';
 import { cursorPages, linkPages, numberedPages, startFakeServer, type FakeServer } from './fake-server';
 import { createHttpClient, type HttpClient } from './http';
-import { paginateByCursor, paginateByLinkHeader, paginateByPageNumber, parseLinkHeader } from './pagination';
+import {
+  paginateByCursor,
+  paginateByLinkHeader,
+  paginateByNextLink,
+  paginateByPageNumber,
+  parseLinkHeader,
+} from './pagination';
 import { collect } from './testing';
 
 const letters = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
@@ -164,5 +170,59 @@ describe('Link header pagination', () => {
       first: 'https://x.example/items?page=1',
     });
     expect(parseLinkHeader(null)).toEqual({});
+  });
+});
+
+describe('next-link pagination', () => {
+  const odataPage = z.object({
+    value: z.array(item),
+    '@odata.nextLink': z.string().optional(),
+    '@odata.deltaLink': z.string().optional(),
+  });
+  const options = {
+    path: '/odata/items',
+    schema: odataPage,
+    items: (page: z.output<typeof odataPage>) => page.value,
+    nextLink: (page: z.output<typeof odataPage>) => page['@odata.nextLink'],
+    request: { query: { $select: 'id' }, headers: { prefer: 'odata.maxpagesize=3' } },
+  };
+
+  beforeEach(() => {
+    fake.route('GET', '/odata/items', (request) => {
+      const skip = Number(request.query.get('$skiptoken') ?? 0);
+      const size = Number(/maxpagesize=(\d+)/.exec(String(request.headers.prefer))?.[1] ?? 100);
+      const end = skip + size;
+      return {
+        json: {
+          value: fixture().slice(skip, end),
+          ...(end < letters.length
+            ? { '@odata.nextLink': `${request.origin}/odata/items?$skiptoken=${end}` }
+            : { '@odata.deltaLink': `${request.origin}/odata/items?$deltatoken=done` }),
+        },
+      };
+    });
+  });
+
+  it('follows the links in the body, sending the query once and the headers every time', async () => {
+    const pages = await collect(paginateByNextLink(http, options));
+    expect(ids(pages)).toEqual(letters);
+    expect(pages.at(-1)?.body['@odata.deltaLink']).toBe(`${fake.url}/odata/items?$deltatoken=done`);
+    expect(fake.requests.map((request) => request.search)).toEqual([
+      '?%24select=id',
+      '?$skiptoken=3',
+      '?$skiptoken=6',
+    ]);
+
+    const resumed = await collect(paginateByNextLink(http, { ...options, startUrl: pages[0]!.next }));
+    expect(ids(resumed)).toEqual(letters.slice(3));
+  });
+
+  it('refuses a link to another origin', async () => {
+    fake.route('GET', '/odata/away', () => ({
+      json: { value: [], '@odata.nextLink': 'https://elsewhere.example/odata/items' },
+    }));
+    await expect(collect(paginateByNextLink(http, { ...options, path: '/odata/away' }))).rejects.toThrow(
+      FatalSourceError,
+    );
   });
 });

@@ -136,3 +136,39 @@ export async function* paginateByLinkHeader<S extends z.ZodType, T>(
     target = next;
   }
 }
+
+export interface NextLinkPage<P, T> extends Page<T, string> {
+  /** The whole answer, for what rides on a page besides its items (an OData `@odata.deltaLink`). */
+  readonly body: P;
+}
+
+export interface NextLinkPagination<S extends z.ZodType, T> extends PageShape<S, T> {
+  /** The absolute address of the next page as the body gives it (OData's `@odata.nextLink`); null or absent ends. */
+  readonly nextLink: (page: z.output<S>) => string | null | undefined;
+  /** Resume from a saved next link (or start from a saved delta link) instead of `path`. */
+  readonly startUrl?: string | null;
+}
+
+/**
+ * Follows a next-page address carried in the body (Microsoft Graph and other OData APIs). The link already holds
+ * the listing's query, so only the first request carries the caller's; headers go with every request. The client
+ * refuses a link to another origin, so credentials never follow one.
+ */
+export async function* paginateByNextLink<S extends z.ZodType, T>(
+  http: HttpClient,
+  options: NextLinkPagination<S, T>,
+): AsyncGenerator<NextLinkPage<z.output<S>, T>> {
+  const base = options.request ?? {};
+  let target = options.startUrl ?? null;
+  for (;;) {
+    const request = target === null ? base : { ...base, query: undefined };
+    const body = await http.json(target ?? options.path, options.schema, request);
+    const next = options.nextLink(body) || null;
+    if (next !== null && next === target) {
+      throw new FatalSourceError(`${options.path}: pagination returned the same link twice`);
+    }
+    yield { items: options.items(body), next, body };
+    if (next === null) return;
+    target = next;
+  }
+}

@@ -8,6 +8,8 @@ import { gdriveConnector } from '../../connectors/gdrive';
 import { gsitesConnector } from '../../connectors/gsites';
 import { gworkspaceDirectoryConnector } from '../../connectors/gworkspace-directory';
 import { slackConnector } from '../../connectors/slack';
+import { teamsConnector } from '../../connectors/msteams';
+import { outlookConnector } from '../../connectors/outlook';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -40,3 +42,5 @@ registerConnector(gcalConnector);
 registerConnector(gdriveConnector);
 registerConnector(gworkspaceDirectoryConnector);
 registerConnector(slackConnector);
+registerConnector(outlookConnector);
+registerConnector(teamsConnector);

@@ -1,0 +1,177 @@
+// The Outlook connector against a fake Graph mailbox on 127.0.0.1: the conformance kit, then what the kit cannot
+// know about mail: the owner-only ACL, folders left out, the three-year window, moves and Graph's throttling.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { microsoft } from '../../common/strings';
+import {
+  InvalidCredentialsError,
+  PermissionMismatchError,
+  RateLimitedError,
+  createConnectorContext,
+  type SyncBatch,
+} from '../sdk';
+import { collect, runConnectorConformance } from '../sdk/testing';
+import { FOLDERS, OWNER, SEEDED_INDEXED, message, startOutlookFake, type OutlookFake } from './fake';
+import { outlookConnector } from './index';
+
+let fake: OutlookFake;
+
+beforeEach(async () => {
+  fake = await startOutlookFake({ pageSize: 2 });
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+function context(options: { signal?: AbortSignal } = {}) {
+  return createConnectorContext(outlookConnector, {
+    credentials: { access_token: fake.identity.accessToken },
+    config: { baseUrl: fake.graphUrl },
+    random: () => 0,
+    ...options,
+  });
+}
+
+const ids = (batches: readonly SyncBatch[]) =>
+  batches.flatMap((batch) => batch.documents.map((document) => document.externalId));
+const deletedIn = (batches: readonly SyncBatch[]) =>
+  batches.flatMap((batch) => batch.deletedExternalIds ?? []);
+
+describe('outlook connector', () => {
+  it('passes the conformance kit', async () => {
+    const report = await runConnectorConformance(outlookConnector, {
+      fakeServer: fake.server,
+      credentials: { access_token: fake.identity.accessToken },
+      config: { baseUrl: fake.graphUrl },
+      changeSource: () => {
+        fake.edit('m1', { subject: 'Quarterly budget review (revised)' });
+        fake.put(message('m11', FOLDERS.projects, 0, 'Apollo status'));
+        fake.move('m3', FOLDERS.archive);
+        fake.remove('m4');
+        return { changed: ['m1', 'm11', 'm3'], deleted: ['m4'] };
+      },
+    });
+    expect(report).toMatchObject({
+      fullSync: { documents: SEEDED_INDEXED.length },
+      resumedMidSync: true,
+      // The moved message comes twice: from its new folder's delta, and checked when its old folder reports it gone.
+      incremental: { documents: 4, deleted: 1 },
+      groups: null,
+    });
+  });
+
+  it('indexes the mailbox for its owner only, leaving out drafts, junk, deleted items and mail past the window', async () => {
+    const documents = (await collect(outlookConnector.fullSync(context()))).flatMap(
+      (batch) => batch.documents,
+    );
+    expect(documents.map((document) => document.externalId).sort()).toEqual([...SEEDED_INDEXED].sort());
+    for (const document of documents) expect(document.acl).toEqual([`user:${OWNER.email}`]);
+    const sent = documents.find((document) => document.externalId === 'm5');
+    expect(sent).toMatchObject({
+      title: 'Re: Offsite agenda',
+      author: { name: OWNER.name, email: OWNER.email },
+      objectType: 'Messages',
+      fileType: 'email',
+      parentExternalId: 'conv-m2',
+      extra: { folder: 'Sent Items', to: ['grace@contoso.com'] },
+    });
+    expect(sent?.url).toMatch(/^https:\/\/outlook\.office365\.com\/owa\/\?ItemID=m5/);
+    expect(sent?.body).toContain('To: Grace Hopper <grace@contoso.com>');
+    expect(sent?.body).toContain('Re: Offsite agenda: the body of m5.');
+    expect(documents.find((document) => document.externalId === 'm4')?.extra.folder).toBe('Projects');
+  });
+
+  it('asks Graph for immutable ids, text bodies and only the window, newest first', async () => {
+    await collect(outlookConnector.fullSync(context()));
+    const delta = fake.server.requests.find((request) => request.path.endsWith('/messages/delta'));
+    const query = new URLSearchParams(delta?.search);
+    expect(query.get('$filter')).toMatch(/^receivedDateTime ge \d{4}-/);
+    expect(query.get('$orderby')).toBe('receivedDateTime desc');
+    expect(delta?.headers.prefer).toContain('IdType="ImmutableId"');
+    expect(delta?.headers.prefer).toContain('outlook.body-content-type="text"');
+  });
+
+  it('reports progress as folders done and how far back the current one reached, ending at the whole window', async () => {
+    const batches = await collect(outlookConnector.fullSync(context()));
+    const shares = batches.map((batch) => batch.progress?.share ?? 0);
+    expect(shares).toEqual([...shares].sort((a, b) => a - b));
+    expect(shares.at(-1)).toBe(1);
+    expect(shares[0]).toBeLessThan(1);
+  });
+
+  it('treats a message moved to Deleted Items as deleted and one moved between folders as moved', async () => {
+    const full = await collect(outlookConnector.fullSync(context()));
+    fake.move('m2', FOLDERS.deleteditems);
+    fake.move('m6', FOLDERS.inbox);
+    const incremental = await collect(outlookConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    expect(deletedIn(incremental)).toEqual(['m2']);
+    const moved = incremental.flatMap((batch) => batch.documents).filter((doc) => doc.externalId === 'm6');
+    expect(moved.length).toBeGreaterThan(0);
+    for (const document of moved) expect(document.extra.folder).toBe('Inbox');
+  });
+
+  it('turns HTML bodies into text when the mailbox ignores the text preference', async () => {
+    const htmlFake = await startOutlookFake({ honourTextPreference: false });
+    try {
+      const ctx = createConnectorContext(outlookConnector, {
+        credentials: { access_token: htmlFake.identity.accessToken },
+        config: { baseUrl: htmlFake.graphUrl },
+      });
+      const documents = (await collect(outlookConnector.fullSync(ctx))).flatMap((batch) => batch.documents);
+      const m1 = documents.find((document) => document.externalId === 'm1');
+      expect(m1?.body).toContain('Quarterly budget review: the body of m1.');
+      expect(m1?.body).not.toContain('<p>');
+    } finally {
+      await htmlFake.close();
+    }
+  });
+
+  it('waits out a storm of 429s and 503s with Retry-After, then gives up with RateLimitedError', async () => {
+    // Four refusals in a row, one short of the client's attempts at one request.
+    fake.server.failNext(2, { kind: 'rateLimit', retryAfter: 0 });
+    fake.server.failNext(2, { kind: 'rateLimit', status: 503, retryAfter: 0 });
+    expect(ids(await collect(outlookConnector.fullSync(context())))).toHaveLength(SEEDED_INDEXED.length);
+
+    fake.server.failNext(1, { kind: 'rateLimit', retryAfter: 3600 });
+    await expect(collect(outlookConnector.fullSync(context()))).rejects.toBeInstanceOf(RateLimitedError);
+  });
+
+  it('reports an expired token as invalid credentials and a refused Mail.Read as a permission mismatch', async () => {
+    const ctx = context();
+    fake.identity.expireAccessToken();
+    await expect(outlookConnector.validate(ctx)).rejects.toBeInstanceOf(InvalidCredentialsError);
+
+    const withMe = await startOutlookFake();
+    try {
+      withMe.server.failNext(
+        1,
+        { kind: 'status', status: 403, json: { error: { code: 'ErrorAccessDenied' } } },
+        {
+          path: '/v1.0/me/mailFolders/inbox',
+        },
+      );
+      const refused = outlookConnector.validate(
+        createConnectorContext(outlookConnector, {
+          credentials: { access_token: withMe.identity.accessToken },
+          config: { baseUrl: withMe.graphUrl },
+        }),
+      );
+      await expect(refused).rejects.toBeInstanceOf(PermissionMismatchError);
+      await expect(refused).rejects.toThrow(microsoft.MAIL_ACCESS_NEEDED);
+    } finally {
+      await withMe.close();
+    }
+  });
+
+  it('names the account at validate', async () => {
+    await expect(outlookConnector.validate(context())).resolves.toEqual({
+      email: OWNER.email,
+      appUserId: OWNER.id,
+      workspaceName: OWNER.name,
+    });
+  });
+
+  it('starts over from a cursor it cannot read', async () => {
+    const batches = await collect(outlookConnector.incrementalSync(context(), { from: 'another version' }));
+    expect(ids(batches).sort()).toEqual([...SEEDED_INDEXED].sort());
+  });
+});

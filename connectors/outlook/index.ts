@@ -1,0 +1,391 @@
+// Outlook: the connecting member's own mail through Microsoft Graph, readable by that member only.
+//
+// One message is one document. Graph tracks changes per folder and per message (delta queries), so a message maps
+// onto exactly one feed entry: an edit, a move or a delete touches one document and nothing else. A conversation
+// as one document would mean re-reading every message of it (across Inbox, Sent Items and any folder) whenever one
+// arrives. Messages keep their conversation id as their parent, for context.
+//
+// Ids are Graph's immutable ids (`Prefer: IdType="ImmutableId"`): a moved message keeps its id, so a move is an
+// update and not a delete plus a new document. A move still shows in the old folder's delta as removed; each
+// removal is therefore checked against the message itself, which is deleted only when it is gone or now sits in
+// Deleted Items or Junk Email (left out, as a mail client leaves them out of search).
+import { z } from 'zod';
+import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
+import {
+  FatalSourceError,
+  NotFoundError,
+  defineConnector,
+  paginateByNextLink,
+  userPrincipal,
+  type HttpClient,
+  type SourceDocument,
+  type SyncBatch,
+  type UserPrincipal,
+} from '../sdk';
+import { htmlToDocument } from '../sdk/html';
+import {
+  MICROSOFT_LOGIN_URL,
+  accountEmail,
+  graphClient,
+  graphConfigSchema,
+  graphCredentialsSchema,
+  graphUserSchema,
+  microsoftOAuth,
+  odataPageSchema,
+  timestamp,
+  type GraphContext,
+} from './graph';
+
+/** Delegated Mail.Read: the signed-in member's own mailbox, nothing of anyone else's. */
+export const OUTLOOK_SCOPES = ['Mail.Read'] as const;
+
+/** Folders whose mail is not searchable: what was thrown away or filtered out as junk (well-known names). */
+const LEFT_OUT_FOLDERS = ['deleteditems', 'junkemail'] as const;
+
+const PAGE_SIZE = 50;
+const PREFER = [
+  `IdType="ImmutableId"`,
+  `outlook.body-content-type="text"`,
+  `odata.maxpagesize=${PAGE_SIZE}`,
+].join(', ');
+const MESSAGE_FIELDS = [
+  'subject',
+  'body',
+  'from',
+  'toRecipients',
+  'ccRecipients',
+  'receivedDateTime',
+  'sentDateTime',
+  'createdDateTime',
+  'lastModifiedDateTime',
+  'conversationId',
+  'parentFolderId',
+  'webLink',
+  'isDraft',
+  'hasAttachments',
+].join(',');
+
+const recipientSchema = z.object({
+  emailAddress: z.object({ name: z.string().nullish(), address: z.string().nullish() }).nullish(),
+});
+const messageSchema = z.object({
+  id: z.string(),
+  subject: z.string().nullish(),
+  body: z
+    .object({ contentType: z.enum(['text', 'html']).nullish(), content: z.string().nullish() })
+    .nullish(),
+  from: recipientSchema.nullish(),
+  toRecipients: z.array(recipientSchema).nullish(),
+  ccRecipients: z.array(recipientSchema).nullish(),
+  receivedDateTime: timestamp.nullish(),
+  sentDateTime: timestamp.nullish(),
+  createdDateTime: timestamp.nullish(),
+  lastModifiedDateTime: timestamp.nullish(),
+  conversationId: z.string().nullish(),
+  parentFolderId: z.string().nullish(),
+  webLink: z.string().nullish(),
+  isDraft: z.boolean().nullish(),
+  hasAttachments: z.boolean().nullish(),
+});
+type Message = z.output<typeof messageSchema>;
+
+/** A delta entry: a message that left the folder (`@removed`), or one as it is now. */
+const deltaEntrySchema = z.union([
+  z.object({ id: z.string(), '@removed': z.object({ reason: z.string().optional() }) }),
+  messageSchema,
+]);
+const deltaPageSchema = odataPageSchema(deltaEntrySchema);
+const folderSchema = z.object({
+  id: z.string(),
+  displayName: z.string().nullish(),
+  childFolderCount: z.number().int().nullish(),
+});
+const idPageSchema = odataPageSchema(z.object({ id: z.string() }));
+
+/**
+ * Per folder: `link` is the address to fetch next (a page of the running round, or the delta link of the finished
+ * one; null before the first request) and `caughtUp` whether its first round, the full listing, has ended.
+ */
+const folderStateSchema = z.object({
+  id: z.string(),
+  link: z.string().nullable(),
+  caughtUp: z.boolean(),
+});
+type FolderState = z.output<typeof folderStateSchema>;
+/** Versioned so a later shape can tell old cursors apart rather than misread them. */
+const cursorSchema = z.object({ v: z.literal(1), folders: z.array(folderStateSchema) });
+type OutlookCursor = z.output<typeof cursorSchema>;
+
+interface Mailbox {
+  readonly api: HttpClient;
+  readonly owner: UserPrincipal;
+  /** Folders synced, in the order they are walked. */
+  readonly folders: readonly { id: string; name: string }[];
+  readonly leftOut: ReadonlySet<string>;
+}
+
+function api(ctx: GraphContext): HttpClient {
+  return graphClient(ctx, microsoft.MAIL_ACCESS_NEEDED);
+}
+
+async function ownerOf(client: HttpClient): Promise<{ email: string; id: string; name: string | null }> {
+  const me = await client.json('/me', graphUserSchema, {
+    query: { $select: 'id,displayName,mail,userPrincipalName' },
+  });
+  const email = accountEmail(me);
+  if (email === null) throw new FatalSourceError('outlook: the signed-in account has no email address');
+  return { email, id: me.id, name: me.displayName ?? null };
+}
+
+async function* foldersUnder(
+  client: HttpClient,
+  path: string,
+): AsyncGenerator<z.output<typeof folderSchema>> {
+  const pages = paginateByNextLink(client, {
+    path,
+    schema: odataPageSchema(folderSchema),
+    items: (page) => page.value,
+    nextLink: (page) => page['@odata.nextLink'],
+    request: { query: { $select: 'id,displayName,childFolderCount', $top: 100 } },
+  });
+  for await (const page of pages) {
+    for (const folder of page.items) {
+      yield folder;
+      if ((folder.childFolderCount ?? 0) > 0)
+        yield* foldersUnder(client, `/me/mailFolders/${encodeURIComponent(folder.id)}/childFolders`);
+    }
+  }
+}
+
+async function openMailbox(ctx: GraphContext): Promise<Mailbox> {
+  const client = api(ctx);
+  const owner = await ownerOf(client);
+  const leftOut = new Set<string>();
+  for (const name of LEFT_OUT_FOLDERS) {
+    const folder = await client.json(`/me/mailFolders/${name}`, folderSchema, { query: { $select: 'id' } });
+    leftOut.add(folder.id);
+  }
+  const folders: { id: string; name: string }[] = [];
+  for await (const folder of foldersUnder(client, '/me/mailFolders')) {
+    if (!leftOut.has(folder.id)) folders.push({ id: folder.id, name: folder.displayName ?? '' });
+  }
+  return { api: client, owner: userPrincipal(owner.email), folders, leftOut };
+}
+
+function addressOf(recipient: z.output<typeof recipientSchema> | null | undefined): string | null {
+  const address = recipient?.emailAddress?.address?.trim();
+  return address ? address.toLowerCase() : null;
+}
+
+function named(recipient: z.output<typeof recipientSchema>): string {
+  const name = recipient.emailAddress?.name?.trim();
+  const address = addressOf(recipient);
+  if (name && address && name.toLowerCase() !== address) return `${name} <${address}>`;
+  return name || address || '';
+}
+
+function bodyText(message: Message): string {
+  const content = message.body?.content ?? '';
+  // The Prefer header asks for text; a server that ignores it still sends HTML.
+  return message.body?.contentType === 'html' ? htmlToDocument(content).text : content;
+}
+
+function toDocument(message: Message, mailbox: Mailbox, folderName: string): SourceDocument {
+  const to = (message.toRecipients ?? []).map(named).filter(Boolean);
+  const cc = (message.ccRecipients ?? []).map(named).filter(Boolean);
+  const sent = message.sentDateTime ?? message.receivedDateTime ?? message.createdDateTime ?? new Date(0);
+  const header = [
+    message.from ? `From: ${named(message.from)}` : '',
+    to.length > 0 ? `To: ${to.join(', ')}` : '',
+    cc.length > 0 ? `Cc: ${cc.join(', ')}` : '',
+    `Date: ${sent.toISOString()}`,
+  ].filter(Boolean);
+  const from = message.from?.emailAddress;
+  const fromAddress = addressOf(message.from);
+  const link = z.url({ protocol: /^https?$/ }).safeParse(message.webLink);
+  return {
+    externalId: message.id,
+    title: message.subject?.trim() || microsoft.NO_SUBJECT,
+    url: link.success
+      ? link.data
+      : `https://outlook.office.com/mail/deeplink/read/${encodeURIComponent(message.id)}`,
+    body: `${header.join('\n')}\n\n${bodyText(message)}`,
+    author: {
+      ...(from?.name?.trim() ? { name: from.name.trim() } : {}),
+      ...(fromAddress && z.email().safeParse(fromAddress).success ? { email: fromAddress } : {}),
+    },
+    objectType: 'Messages',
+    fileType: 'email',
+    createdTime: sent,
+    modifiedTime: message.lastModifiedDateTime ?? sent,
+    // The mailbox is its owner's alone, whoever connected it and whatever the message's recipients.
+    acl: [mailbox.owner],
+    extra: {
+      folder: folderName,
+      ...(fromAddress ? { from: fromAddress } : {}),
+      to: (message.toRecipients ?? []).flatMap((recipient) => addressOf(recipient) ?? []),
+      hasAttachments: message.hasAttachments ?? false,
+    },
+    ...(message.conversationId ? { parentExternalId: message.conversationId } : {}),
+  };
+}
+
+/**
+ * What a delta's removal means: the message itself says whether it is gone (or thrown away) or only moved to
+ * another synced folder, in which case it is delivered as it is now.
+ */
+async function resolveRemoval(
+  mailbox: Mailbox,
+  id: string,
+): Promise<{ document: SourceDocument } | { deleted: string }> {
+  let message: Message;
+  try {
+    message = await mailbox.api.json(`/me/messages/${encodeURIComponent(id)}`, messageSchema, {
+      query: { $select: MESSAGE_FIELDS },
+      headers: { prefer: PREFER },
+    });
+  } catch (error) {
+    if (error instanceof NotFoundError) return { deleted: id };
+    throw error;
+  }
+  const folder = mailbox.folders.find((candidate) => candidate.id === message.parentFolderId);
+  if (!folder || message.isDraft) return { deleted: id };
+  return { document: toDocument(message, mailbox, folder.name) };
+}
+
+/** A folder's delta from where its state stands to a fresh delta link, one batch per page. */
+async function* walkFolder(
+  ctx: GraphContext,
+  mailbox: Mailbox,
+  states: FolderState[],
+  index: number,
+): AsyncGenerator<SyncBatch> {
+  const state = states[index] as FolderState;
+  const folder = mailbox.folders[index] as { id: string; name: string };
+  const windowStart = ctx.syncWindowStart;
+  const span = Math.max(1, ctx.now().getTime() - windowStart.getTime());
+  const pages = paginateByNextLink(mailbox.api, {
+    path: `/me/mailFolders/${encodeURIComponent(folder.id)}/messages/delta`,
+    schema: deltaPageSchema,
+    items: (page) => page.value,
+    nextLink: (page) => page['@odata.nextLink'],
+    startUrl: state.link,
+    // Graph allows only these two on a message delta: newest first, back to the start of the 3-year window.
+    request: {
+      query: {
+        $select: MESSAGE_FIELDS,
+        $filter: `receivedDateTime ge ${windowStart.toISOString()}`,
+        $orderby: 'receivedDateTime desc',
+      },
+      headers: { prefer: PREFER },
+    },
+  });
+  for await (const page of pages) {
+    const documents: SourceDocument[] = [];
+    const deleted: string[] = [];
+    let oldest: Date | undefined;
+    for (const entry of page.items) {
+      if ('@removed' in entry) {
+        const outcome = await resolveRemoval(mailbox, entry.id);
+        if ('deleted' in outcome) deleted.push(outcome.deleted);
+        else documents.push(outcome.document);
+        continue;
+      }
+      const message = entry;
+      if (message.receivedDateTime && (!oldest || message.receivedDateTime < oldest))
+        oldest = message.receivedDateTime;
+      if (message.isDraft) deleted.push(message.id);
+      else documents.push(toDocument(message, mailbox, folder.name));
+    }
+    const deltaLink = page.body['@odata.deltaLink'];
+    if (page.next === null && deltaLink === undefined)
+      throw new FatalSourceError('outlook: a delta round ended without a delta link');
+    states[index] =
+      page.next === null
+        ? { ...state, link: deltaLink ?? null, caughtUp: true }
+        : { ...state, link: page.next };
+    const cursor: OutlookCursor = { v: 1, folders: states.map((entry) => ({ ...entry })) };
+    // The first round walks a folder newest first: progress is the folders done plus how far back this one is.
+    const within =
+      state.caughtUp || page.next === null ? 1 : oldest ? (ctx.now().getTime() - oldest.getTime()) / span : 0;
+    const share = (index + Math.min(1, Math.max(0, within))) / mailbox.folders.length;
+    yield {
+      documents,
+      deletedExternalIds: deleted,
+      cursor,
+      ...(state.caughtUp ? {} : { progress: { share } }),
+    };
+  }
+}
+
+/** Every synced folder from its saved state (a new folder from the start), in order. */
+async function* syncMailbox(ctx: GraphContext, saved: OutlookCursor | null): AsyncGenerator<SyncBatch> {
+  const mailbox = await openMailbox(ctx);
+  const previous = new Map((saved?.folders ?? []).map((state) => [state.id, state]));
+  const states: FolderState[] = mailbox.folders.map(
+    (folder) => previous.get(folder.id) ?? { id: folder.id, link: null, caughtUp: false },
+  );
+  for (let index = 0; index < states.length; index += 1) {
+    ctx.signal.throwIfAborted();
+    yield* walkFolder(ctx, mailbox, states, index);
+  }
+}
+
+/** Builds the connector; tests point the OAuth endpoints at a fake identity platform. */
+export function createOutlookConnector(options: { loginUrl?: string } = {}) {
+  return defineConnector({
+    shortname: 'outlook',
+    installPayload: 'oauth',
+    credentialsSchema: graphCredentialsSchema,
+    configSchema: graphConfigSchema,
+    credentialFields: [],
+    credentialName: CREDENTIAL_NAMES.accessToken,
+    // Exchange Online allows 4 concurrent requests and 10,000 per 10 minutes per app and mailbox.
+    limits: { concurrency: 4, rate: { requests: 10_000, intervalMs: 600_000 } },
+    oauth: microsoftOAuth(OUTLOOK_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
+
+    async validate(ctx) {
+      const client = api(ctx);
+      const owner = await ownerOf(client);
+      // Proves Mail.Read was granted: /me alone answers with User.Read.
+      await client.json('/me/mailFolders/inbox', folderSchema, { query: { $select: 'id' } });
+      return {
+        email: owner.email,
+        appUserId: owner.id,
+        ...(owner.name ? { workspaceName: owner.name } : {}),
+      };
+    },
+
+    fullSync: (ctx) => syncMailbox(ctx, null),
+
+    async *incrementalSync(ctx, saved) {
+      const cursor = cursorSchema.safeParse(saved);
+      if (!cursor.success)
+        ctx.logger.warn({ connector: 'outlook' }, 'unreadable cursor, running a full sync');
+      yield* syncMailbox(ctx, cursor.success ? cursor.data : null);
+    },
+
+    async *listIds(ctx) {
+      const mailbox = await openMailbox(ctx);
+      for (const folder of mailbox.folders) {
+        const pages = paginateByNextLink(mailbox.api, {
+          path: `/me/mailFolders/${encodeURIComponent(folder.id)}/messages`,
+          schema: idPageSchema,
+          items: (page) => page.value,
+          nextLink: (page) => page['@odata.nextLink'],
+          request: {
+            query: {
+              $select: 'id',
+              $filter: `receivedDateTime ge ${ctx.syncWindowStart.toISOString()}`,
+              $top: 500,
+            },
+            headers: { prefer: `IdType="ImmutableId"` },
+          },
+        });
+        for await (const page of pages) yield page.items.map((message) => message.id);
+      }
+    },
+  });
+}
+
+export const outlookConnector = createOutlookConnector();

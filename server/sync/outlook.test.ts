@@ -1,0 +1,232 @@
+// Outlook end to end: the real sync engine and store, the Outlook connector and its fake Graph mailbox (with the
+// identity platform's token endpoint) on 127.0.0.1, checked as members see it through `_search`.
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SearchResponse } from '../../common/api/search';
+import { ConnectionStatus } from '../../common/connection-status';
+import { silentLogger } from '../../connectors/sdk';
+import {
+  FOLDERS,
+  OWNER,
+  SEEDED_INDEXED,
+  message,
+  startOutlookFake,
+  type OutlookFake,
+} from '../../connectors/outlook/fake';
+import { createOutlookConnector } from '../../connectors/outlook';
+import { FAKE_CLIENT } from '../../connectors/outlook/fake-identity';
+import { appConnections, documents, type User } from '../db/schema';
+import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { createTestServer, type TestServer } from '../testing/server';
+import { decryptCredentials, encryptCredentials } from './connections';
+import { runSync, type SyncMode, type SyncOutcome } from './engine';
+import { registerConnector } from './registry';
+
+let server: TestServer;
+let fake: OutlookFake;
+let ada: User;
+let grace: User;
+let admin: User;
+
+beforeAll(async () => {
+  fake = await startOutlookFake({ pageSize: 2 });
+  // The real connector, its OAuth endpoints on the fake identity platform.
+  registerConnector(createOutlookConnector({ loginUrl: fake.server.url }));
+  vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_ID', FAKE_CLIENT.id);
+  vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_SECRET', FAKE_CLIENT.secret);
+  server = await createTestServer();
+  const { db } = server.store;
+  const org = await createOrg(db, { domain: 'contoso.com' });
+  admin = await createUser(db, org, { email: 'admin@contoso.com', admin: true });
+  ada = await createUser(db, org, { email: OWNER.email });
+  grace = await createUser(db, org, { email: 'grace@contoso.com' });
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await fake.close();
+  await server.close();
+});
+
+/** Ada's own connection, holding the fake's current tokens said to expire `expiresInMs` from now. */
+async function connectAda(expiresInMs = 3_600_000): Promise<string> {
+  const { db } = server.store;
+  const [row] = await db
+    .insert(appConnections)
+    .values({
+      orgId: ada.orgId,
+      userId: ada.id,
+      appName: 'outlook',
+      isOrg: false,
+      statusCode: ConnectionStatus.Connecting,
+      extra: { config: { baseUrl: fake.graphUrl } },
+    })
+    .returning();
+  const credentials = {
+    access_token: fake.identity.accessToken,
+    refresh_token: fake.identity.refreshToken,
+    expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+  };
+  await db
+    .update(appConnections)
+    .set({ credentialsEncrypted: encryptCredentials(row!.id, credentials) })
+    .where(eq(appConnections.id, row!.id));
+  return row!.id;
+}
+
+const sync = (connectionId: string, mode: SyncMode, options: { runId?: string; signal?: AbortSignal } = {}) =>
+  runSync(server.store.db, {
+    connectionId,
+    mode,
+    runId: options.runId ?? `run-${mode}-${Math.random()}`,
+    logger: silentLogger,
+    signal: options.signal ?? new AbortController().signal,
+  });
+
+/** The index as stored: external id → title and folder. */
+async function indexed(connectionId: string): Promise<Record<string, { title: string; folder: unknown }>> {
+  const rows = await server.store.db
+    .select({ externalId: documents.externalId, title: documents.title, extra: documents.extra })
+    .from(documents)
+    .where(eq(documents.connectionId, connectionId));
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.externalId,
+      { title: row.title, folder: (row.extra as Record<string, unknown>).folder },
+    ]),
+  );
+}
+
+async function search(user: User, q: string): Promise<string[]> {
+  const token = (await loginTokensFor(server.ctx, user)).id_token;
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/_search',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { q, page_size: 20 },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res
+    .json<SearchResponse>()
+    .hits.map((hit) => hit.name)
+    .sort();
+}
+
+const row = async (id: string) =>
+  (await server.store.db.select().from(appConnections).where(eq(appConnections.id, id)))[0]!;
+
+describe('outlook through the engine', () => {
+  let connectionId: string;
+
+  it('indexes the member’s mail for them alone: no other member, not even an admin, finds any of it', async () => {
+    connectionId = await connectAda();
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    expect(Object.keys(await indexed(connectionId)).sort()).toEqual([...SEEDED_INDEXED].sort());
+    expect(await search(ada, 'budget')).toEqual(['Quarterly budget review']);
+    expect(await search(ada, 'body')).toHaveLength(SEEDED_INDEXED.length);
+    expect(await search(grace, 'body')).toEqual([]);
+    expect(await search(admin, 'body')).toEqual([]);
+    expect(await search(grace, 'budget')).toEqual([]);
+    expect((await row(connectionId)).statusCode).toBe(ConnectionStatus.IndexingComplete);
+  });
+
+  it('applies an edit, a delete, a move and a new message from the delta feeds', async () => {
+    fake.edit('m1', { subject: 'Quarterly budget review (final)' });
+    fake.remove('m3');
+    fake.move('m4', FOLDERS.archive);
+    fake.move('m2', FOLDERS.deleteditems);
+    fake.put(message('m20', FOLDERS.inbox, 0, 'Hiring plan'));
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    const index = await indexed(connectionId);
+    expect(Object.keys(index).sort()).toEqual(['m1', 'm20', 'm4', 'm5', 'm6']);
+    expect(index.m1?.title).toBe('Quarterly budget review (final)');
+    expect(index.m4?.folder).toBe('Archive');
+    expect(await search(ada, 'budget')).toEqual(['Quarterly budget review (final)']);
+    expect(await search(ada, 'audit')).toEqual([]);
+    expect(await search(grace, 'hiring')).toEqual([]);
+  });
+
+  it('prunes what no feed reports (a folder gone with its mail), and nothing live', async () => {
+    fake.put(message('m21', FOLDERS.projects, 0, 'Apollo retrospective'));
+    await sync(connectionId, 'incremental');
+    expect(await search(ada, 'retrospective')).toEqual(['Apollo retrospective']);
+    fake.dropFolder(FOLDERS.projects);
+    await sync(connectionId, 'incremental');
+    expect(Object.keys(await indexed(connectionId))).toContain('m21');
+    expect(await sync(connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 1 });
+    expect(Object.keys(await indexed(connectionId)).sort()).toEqual(['m1', 'm20', 'm4', 'm5', 'm6']);
+    expect(await search(ada, 'retrospective')).toEqual([]);
+  });
+});
+
+describe('outlook under stress', () => {
+  it('refreshes an expired token, rides out a 429 storm and resumes an interrupted sync to exactly the mailbox', async () => {
+    const before = fake.identity.accessToken;
+    const connectionId = await connectAda(-60_000);
+    fake.identity.expireAccessToken();
+
+    // A storm longer than the client waits through: the engine is told to come back later.
+    fake.server.failNext(
+      5,
+      { kind: 'rateLimit', retryAfter: 0 },
+      { path: '/v1.0/me/mailFolders/:folder/messages/delta' },
+    );
+    const stormed: SyncOutcome = await sync(connectionId, 'full', { runId: 'storm' });
+    expect(stormed.kind).toBe('later');
+    const refreshed = decryptCredentials(await row(connectionId)) as Record<string, string>;
+    expect(refreshed.access_token).toBe(fake.identity.accessToken);
+    expect(refreshed.access_token).not.toBe(before);
+
+    // Interrupted mid-way: a request hangs, and the job is stopped as a lost worker would be.
+    fake.server.clearLog();
+    fake.server.failNext(
+      1,
+      { kind: 'hang' },
+      { path: `/v1.0/me/mailFolders/${FOLDERS.archive}/messages/delta` },
+    );
+    const controller = new AbortController();
+    const interrupted = sync(connectionId, 'full', { runId: 'storm', signal: controller.signal });
+    await vi.waitFor(() =>
+      expect(fake.server.requests.some((request) => request.outcome === 'hang')).toBe(true),
+    );
+    controller.abort();
+    expect((await interrupted).kind).toBe('later');
+    const partial = Object.keys(await indexed(connectionId));
+    expect(partial.length).toBeGreaterThan(0);
+
+    // The same job resumes from its committed cursor: the folders it finished are not listed again.
+    fake.server.clearLog();
+    expect(await sync(connectionId, 'full', { runId: 'storm' })).toMatchObject({ kind: 'complete' });
+    const restarted = fake.server.requests.filter(
+      (request) =>
+        request.path === `/v1.0/me/mailFolders/${FOLDERS.inbox}/messages/delta` &&
+        request.search.includes('filter'),
+    );
+    expect(restarted).toEqual([]);
+
+    const stored = await indexed(connectionId);
+    const expected = await indexedOfFreshSync();
+    expect(stored).toEqual(expected);
+  });
+
+  it('asks for a reconnect when the refresh token is refused', async () => {
+    const connectionId = await connectAda(-60_000);
+    fake.identity.revokeRefreshToken();
+    expect(await sync(connectionId, 'full')).toEqual({
+      kind: 'stopped',
+      statusCode: ConnectionStatus.ErrorReconnect,
+    });
+    expect((await row(connectionId)).statusMessage).toBe('Incorrect access token. Please try again.');
+    const [any] = await server.store.db
+      .select({ id: documents.id })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId)));
+    expect(any).toBeUndefined();
+  });
+});
+
+/** What an uninterrupted full sync of the mailbox as it is now indexes, in a connection of its own. */
+async function indexedOfFreshSync() {
+  const connectionId = await connectAda();
+  expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+  return indexed(connectionId);
+}
