@@ -373,3 +373,9 @@ export const validation = {
   CAPTCHA_FAILED: auth.CAPTCHA_FAILED,
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
+
+/** Microsoft 365 apps (SharePoint, OneDrive): the org connection runs on the tenant's admin consent. */
+export const microsoft = {
+  ADMIN_CONSENT_REQUIRED:
+    'An Azure Global Administrator must grant Scout admin consent in your Microsoft 365 tenant.',
+} as const;
