@@ -99,8 +99,8 @@ export interface GraphTenantFake {
   /** Sharing changes leave no trace in delta (without Graph's sharing-change headers), as at Graph. */
   setPermissions(driveId: string, itemId: string, permissions: Permission[]): void;
   setGroupMembers(groupId: string, members: string[]): void;
-  /** The tokens issued so far stop working; the token endpoint issues new ones. */
-  expireTokens(): void;
+  /** The tokens issued so far stop working (after `afterRequests` more Graph requests); new ones are issued. */
+  expireTokens(afterRequests?: number): void;
   /** Delta tokens issued so far answer 410 resyncRequired. */
   expireDeltaTokens(): void;
   /** The token endpoint refuses the tenant as one that has not consented. */
@@ -189,6 +189,7 @@ export async function startGraphTenantFake(options: { pageSize?: number } = {}):
   let issued = 0;
   const validTokens = new Set<string>();
   let consented = true;
+  let expireIn: number | null = null;
 
   const driveOf = (id: string) => drives.find((entry) => entry.drive.id === id);
   const record = (driveId: string, itemId: string) => changes.push({ seq: ++seq, driveId, itemId });
@@ -230,6 +231,10 @@ export async function startGraphTenantFake(options: { pageSize?: number } = {}):
   const authed =
     (handler: (request: FakeRequest) => FakeResponse) =>
     (request: FakeRequest): FakeResponse => {
+      if (expireIn !== null && expireIn-- <= 0) {
+        expireIn = null;
+        validTokens.clear();
+      }
       const token = bearer(request);
       if (!token || !validTokens.has(token))
         return {
@@ -492,8 +497,8 @@ export async function startGraphTenantFake(options: { pageSize?: number } = {}):
     setGroupMembers(groupId, members) {
       groups.set(groupId, members);
     },
-    expireTokens() {
-      validTokens.clear();
+    expireTokens(afterRequests = 0) {
+      expireIn = afterRequests;
     },
     expireDeltaTokens() {
       resyncBelow = seq + 1;

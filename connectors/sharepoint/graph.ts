@@ -87,7 +87,6 @@ const page = <T extends z.ZodType>(item: T) =>
     '@odata.deltaLink': z.string().optional(),
   });
 const deltaPageSchema = page(driveItemSchema);
-const permissionsPageSchema = page(permissionSchema);
 const directoryUserSchema = z.object({
   id: z.string(),
   mail: z.string().nullish(),
