@@ -3,6 +3,7 @@
 import type { Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
 import { gsitesConnector } from '../../connectors/gsites';
+import { onedriveConnector } from '../../connectors/onedrive';
 import { sharepointConnector } from '../../connectors/sharepoint';
 import { websiteConnector } from '../../connectors/website';
 
@@ -32,3 +33,4 @@ registerConnector(websiteConnector);
 registerConnector(customApiConnector);
 registerConnector(gsitesConnector);
 registerConnector(sharepointConnector);
+registerConnector(onedriveConnector);
