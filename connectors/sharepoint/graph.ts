@@ -32,6 +32,8 @@ const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 const TOKEN_MARGIN_MS = 5 * 60_000;
 /** Graph's largest page for directory listings; drive listings page as the server decides. */
 const DIRECTORY_PAGE = 999;
+/** Change-free delta pages folded into one batch at most. */
+const QUIET_PAGES = 50;
 
 /** The marketplace install payload (spec §7): the consenting admin's email names the tenant. */
 export const graphCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
@@ -430,9 +432,10 @@ async function* deltaPages(graph: Graph, driveId: string, link: string | null) {
 
 /**
  * Follows every drive's delta once from where the cursor left it (a drive new to the cursor from the start). Each
- * page is a batch whose cursor holds every drive's link, so any batch is a checkpoint; following a deltaLink
- * again after a resume only finds what changed since. Files last changed before the three-year window are left
- * out. Progress is the share of drives done.
+ * batch's cursor holds every drive's link, so any batch is a checkpoint; following a deltaLink again after a
+ * resume only finds what changed since. Pages without changes are folded into the next batch (up to
+ * QUIET_PAGES of them), so a tenant of thousands of quiet OneDrives does not commit a batch per drive. Files last
+ * changed before the three-year window are left out. Progress is the share of drives done.
  */
 export async function* syncDrives(
   ctx: GraphContext,
@@ -449,22 +452,27 @@ export async function* syncDrives(
     yield { documents: [], cursor: state, progress: { share: 1 } };
     return;
   }
+  let quiet = 0;
   for (const [index, drive] of drives.entries()) {
     const entry = state.drives[index]!;
     for await (const delta of deltaPages(graph, drive.id, entry.link)) {
       ctx.signal.throwIfAborted();
-      const documents: SourceDocument[] = [];
-      const deleted: string[] = [];
-      for (const item of delta.items) {
-        const externalId = externalIdOf(drive.id, item.id);
-        if (item.deleted) deleted.push(externalId);
-        else if (item.file && new Date(item.lastModifiedDateTime ?? 0) >= ctx.syncWindowStart) {
-          const document = await toDocument(graph, drive, item);
-          if (document) documents.push(document);
-          else deleted.push(externalId);
-        }
-      }
+      const deleted = delta.items
+        .filter((item) => item.deleted)
+        .map((item) => externalIdOf(drive.id, item.id));
+      const files = delta.items.filter(
+        (item) =>
+          !item.deleted && item.file && new Date(item.lastModifiedDateTime ?? 0) >= ctx.syncWindowStart,
+      );
+      // In parallel: the connection's limiter keeps the requests in flight within its concurrency.
+      const read = await Promise.all(files.map((item) => toDocument(graph, drive, item)));
+      const documents = read.filter((document) => document !== undefined);
+      for (const [at, document] of read.entries())
+        if (document === undefined) deleted.push(externalIdOf(drive.id, files[at]!.id));
       entry.link = delta.link;
+      const last = index === drives.length - 1 && delta.done;
+      if (documents.length === 0 && deleted.length === 0 && !last && ++quiet < QUIET_PAGES) continue;
+      quiet = 0;
       yield {
         documents,
         deletedExternalIds: deleted,

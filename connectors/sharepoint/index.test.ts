@@ -105,6 +105,13 @@ describe('sharepoint connector', () => {
     ]);
   });
 
+  it('folds drives without changes into one batch, so quiet drives do not each commit one', async () => {
+    const full = await collect(sharepointConnector.fullSync(context()));
+    const quiet = await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    expect(quiet).toHaveLength(1);
+    expect(quiet[0]!.documents).toEqual([]);
+  });
+
   it('enumerates a drive again when Graph says its delta token is too old (410)', async () => {
     const full = await collect(sharepointConnector.fullSync(context()));
     tenant.expireDeltaTokens();
