@@ -281,7 +281,8 @@ async function readersOf(graph: Graph, driveId: string, itemId: string): Promise
     for await (const batch of graph.pages(path, permissionSchema)) permissions.push(...batch);
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
-    if (error instanceof HttpStatusError) return [];
+    // One item Graph will not show the sharing of (403 on it alone) must not stop the sync: it is hidden instead.
+    if (error instanceof HttpStatusError || error instanceof PermissionMismatchError) return [];
     throw error;
   }
   return aclOf(graph.shortname, driveId, permissions, await graph.directory());

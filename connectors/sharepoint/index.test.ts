@@ -85,11 +85,18 @@ describe('sharepoint connector', () => {
     ]);
   });
 
-  it('answers current readers by id and leaves out files that are gone', async () => {
+  it('answers current readers by id, nobody where Graph refuses to say, and leaves out files that are gone', async () => {
     tenant.setPermissions('b!eng', 'roadmap', [groupGrant('roadmap', 'g-sre')]);
     tenant.remove('b!hr', 'offer');
     const answers = await sharepointConnector.documentAcls!(context(), ['b!eng:roadmap', 'b!hr:offer']);
     expect(answers).toEqual([{ externalId: 'b!eng:roadmap', acl: ['group:sharepoint:g-sre'] }]);
+
+    // Sharing Graph refuses to show is nobody's to read, until it can be read again.
+    const refused = { kind: 'status', status: 403 } as const;
+    tenant.graph.failNext(1, refused, { path: '/v1.0/drives/b!eng/items/roadmap/permissions' });
+    expect(await sharepointConnector.documentAcls!(context(), ['b!eng:roadmap'])).toEqual([
+      { externalId: 'b!eng:roadmap', acl: [] },
+    ]);
   });
 
   it('reports the move of a file in a later delta with its new path', async () => {
