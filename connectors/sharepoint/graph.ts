@@ -25,8 +25,8 @@ import {
   type SyncBatch,
 } from '../sdk';
 
-export const GRAPH_URL = 'https://graph.microsoft.com/v1.0';
-export const LOGIN_URL = 'https://login.microsoftonline.com';
+const GRAPH_URL = 'https://graph.microsoft.com/v1.0';
+const LOGIN_URL = 'https://login.microsoftonline.com';
 const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 /** Take a new token this long before the old one lapses, so it never expires between two requests of a page. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
@@ -42,7 +42,7 @@ export const graphConfigSchema = z.object({
   baseUrl: z.url().default(GRAPH_URL),
   loginUrl: z.url().default(LOGIN_URL),
 });
-export type GraphContext = ConnectorContext<
+type GraphContext = ConnectorContext<
   z.output<typeof graphCredentialsSchema>,
   z.output<typeof graphConfigSchema>
 >;
@@ -57,7 +57,7 @@ const identitySetSchema = z.object({
   siteUser: sharePointIdentitySchema.nullish(),
   siteGroup: sharePointIdentitySchema.nullish(),
 });
-export const permissionSchema = z.object({
+const permissionSchema = z.object({
   id: z.string(),
   roles: z.array(z.string()).nullish(),
   grantedToV2: identitySetSchema.nullish(),
@@ -65,7 +65,7 @@ export const permissionSchema = z.object({
   link: z.object({ scope: z.string().nullish(), type: z.string().nullish() }).nullish(),
   inheritedFrom: z.object({ id: z.string().nullish() }).nullish(),
 });
-export type GraphPermission = z.output<typeof permissionSchema>;
+type GraphPermission = z.output<typeof permissionSchema>;
 
 const driveItemSchema = z.object({
   id: z.string(),
@@ -100,7 +100,7 @@ const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.co
 // ── Tokens ──────────────────────────────────────────────────────────────────────────────────────────────
 
 /** The Azure app of `shortname`: `SCOUT_OAUTH_<APP>_CLIENT_ID` and `_CLIENT_SECRET`, as every OAuth app's. */
-export function azureApp(shortname: AppShortname, env: NodeJS.ProcessEnv = process.env) {
+function azureApp(shortname: AppShortname, env: NodeJS.ProcessEnv = process.env) {
   const prefix = `SCOUT_OAUTH_${shortname.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
   const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
   const clientSecret = env[`${prefix}_CLIENT_SECRET`]?.trim();
@@ -245,7 +245,7 @@ function loginEmail(loginName: string | null | undefined): string | undefined {
  * of its own: Graph cannot list its members, so it admits nobody and the item stays hidden from its members unless
  * another grant admits them (fail closed).
  */
-export function aclOf(
+function aclOf(
   shortname: AppShortname,
   driveId: string,
   permissions: readonly GraphPermission[],
@@ -289,7 +289,7 @@ async function readersOf(graph: Graph, driveId: string, itemId: string): Promise
 }
 
 /** Entra ID groups with their members, nested groups flattened by Graph's transitiveMembers. */
-export async function* groupMemberships(graph: Graph): AsyncGenerator<GroupMembership[]> {
+async function* groupMemberships(graph: Graph): AsyncGenerator<GroupMembership[]> {
   const directory = await graph.directory();
   for await (const groups of graph.pages('/groups', groupSchema, { $select: 'id', $top: DIRECTORY_PAGE })) {
     const memberships: GroupMembership[] = [];
@@ -321,7 +321,7 @@ export interface DriveRef {
 }
 
 /** Where each drive's delta stands: the link to fetch next (nextLink mid-way, deltaLink after), null to start. */
-export const driveCursorSchema = z.object({
+const driveCursorSchema = z.object({
   v: z.literal(1),
   drives: z.array(z.object({ id: z.string(), link: z.string().nullable() })),
 });
@@ -438,7 +438,7 @@ async function* deltaPages(graph: Graph, driveId: string, link: string | null) {
  * QUIET_PAGES of them), so a tenant of thousands of quiet OneDrives does not commit a batch per drive. Files last
  * changed before the three-year window are left out. Progress is the share of drives done.
  */
-export async function* syncDrives(
+async function* syncDrives(
   ctx: GraphContext,
   graph: Graph,
   drives: readonly DriveRef[],
@@ -485,7 +485,7 @@ export async function* syncDrives(
 }
 
 /** Every file id of the drives, whatever its age (extra ids are harmless to pruning, missing ones are not). */
-export async function* driveIds(graph: Graph, drives: readonly DriveRef[]): AsyncGenerator<string[]> {
+async function* driveIds(graph: Graph, drives: readonly DriveRef[]): AsyncGenerator<string[]> {
   for (const drive of drives) {
     for await (const delta of deltaPages(graph, drive.id, null)) {
       yield delta.items
@@ -496,7 +496,7 @@ export async function* driveIds(graph: Graph, drives: readonly DriveRef[]): Asyn
 }
 
 /** The current readers of indexed files, one permissions listing each; files gone are left out. */
-export async function driveAcls(graph: Graph, externalIds: readonly string[]): Promise<DocumentAcl[]> {
+async function driveAcls(graph: Graph, externalIds: readonly string[]): Promise<DocumentAcl[]> {
   const answers: DocumentAcl[] = [];
   for (const externalId of externalIds) {
     const ref = splitExternalId(externalId);
