@@ -394,7 +394,7 @@ export const connectorMessages = {
     'The Slack app lacks a permission Scout needs; reinstall it to grant the requested scopes.',
 } as const;
 
-/** Microsoft 365 connectors (Outlook, Teams): the spec gives no text for these, so they are ours. */
+/** Microsoft 365 connectors (Outlook, Teams, SharePoint, OneDrive): the spec gives no text for these, so they are ours. */
 export const microsoft = {
   /** Completes 'Failed to install {app}: {message}' when the account refused a permission the app asks for. */
   MAIL_ACCESS_NEEDED: 'Scout needs permission to read the mailbox (Mail.Read).',
@@ -403,4 +403,7 @@ export const microsoft = {
   NO_SUBJECT: '(no subject)',
   /** The title of a Teams chat without a topic, naming its participants. */
   chatWith: (names: readonly string[]) => `Chat with ${names.join(', ')}`,
+  /** The org connection runs on the tenant's admin consent (SharePoint, OneDrive). */
+  ADMIN_CONSENT_REQUIRED:
+    'An Azure Global Administrator must grant Scout admin consent in your Microsoft 365 tenant.',
 } as const;

@@ -10,6 +10,8 @@ import { gworkspaceDirectoryConnector } from '../../connectors/gworkspace-direct
 import { slackConnector } from '../../connectors/slack';
 import { teamsConnector } from '../../connectors/msteams';
 import { outlookConnector } from '../../connectors/outlook';
+import { onedriveConnector } from '../../connectors/onedrive';
+import { sharepointConnector } from '../../connectors/sharepoint';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -44,3 +46,5 @@ registerConnector(gworkspaceDirectoryConnector);
 registerConnector(slackConnector);
 registerConnector(outlookConnector);
 registerConnector(teamsConnector);
+registerConnector(sharepointConnector);
+registerConnector(onedriveConnector);

@@ -1,0 +1,518 @@
+// A fake Microsoft 365 tenant on 127.0.0.1: the identity platform's client-credentials token endpoint and the
+// Graph calls the SharePoint and OneDrive connectors make (sites, drives, delta, items, permissions, users,
+// groups). Answers are typed with @microsoft/microsoft-graph-types, so a shape Graph does not have fails to
+// compile. Everything a test needs to change is scriptable: edits, moves, deletes, sharing, group membership,
+// tokens that expire early and delta tokens too old to follow (410).
+import type { Drive, DriveItem, Group, Permission, Site, User } from '@microsoft/microsoft-graph-types';
+import { startFakeServer, type FakeRequest, type FakeResponse, type FakeServer } from '../sdk/fake-server';
+
+export const TENANT = 'contoso.com';
+export const CLIENT_ID = 'scout-graph-client';
+export const CLIENT_SECRET = 'scout-graph-secret-7f3a';
+export const ADMIN_EMAIL = `admin@${TENANT}`;
+
+/** Collection answers: Graph's OData envelope around the typed items. */
+interface Collection<T> {
+  value: T[];
+  '@odata.nextLink'?: string;
+  '@odata.deltaLink'?: string;
+}
+
+interface StoredItem {
+  item: DriveItem;
+  /** The item's own permissions; inherited ones are computed from its folders. */
+  permissions: Permission[];
+}
+
+interface StoredDrive {
+  drive: Drive;
+  /** The site of a document library, or the user of a OneDrive. */
+  siteId?: string;
+  userId?: string;
+  items: Map<string, StoredItem>;
+}
+
+interface Change {
+  seq: number;
+  driveId: string;
+  itemId: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
+
+export const user = (name: string): User => ({
+  id: `u-${name}`,
+  displayName: name[0]!.toUpperCase() + name.slice(1),
+  mail: `${name}@${TENANT}`,
+  userPrincipalName: `${name}@${TENANT}`,
+});
+
+/** A direct grant to a user, by id only, as Graph gives it. */
+export const userGrant = (id: string, name: string): Permission => ({
+  id: `p-user-${name}-${id}`,
+  roles: ['read'],
+  grantedToV2: { user: { id: `u-${name}`, displayName: name } },
+});
+export const groupGrant = (id: string, groupId: string): Permission => ({
+  id: `p-group-${groupId}-${id}`,
+  roles: ['write'],
+  grantedToV2: { group: { id: groupId, displayName: groupId } },
+});
+export const siteGroupGrant = (id: string, siteGroupId: string): Permission => ({
+  id: `p-sitegroup-${siteGroupId}-${id}`,
+  roles: ['write'],
+  grantedToV2: { siteGroup: { id: siteGroupId, displayName: 'Members', loginName: 'Members' } },
+});
+export const linkGrant = (
+  id: string,
+  scope: 'organization' | 'anonymous' | 'users',
+  to: string[] = [],
+): Permission => ({
+  id: `p-link-${scope}-${id}`,
+  roles: ['read'],
+  link: { scope, type: 'view', webUrl: `https://contoso.sharepoint.com/:w:/s/${id}` },
+  grantedToIdentitiesV2: to.map((name) => ({ user: { id: `u-${name}`, displayName: name } })),
+});
+
+export interface FileSpec {
+  id: string;
+  name: string;
+  /** The folder holding it; the drive's root by default. */
+  parentId?: string;
+  folder?: boolean;
+  modifiedDaysAgo?: number;
+  permissions?: Permission[];
+}
+
+export interface GraphTenantFake {
+  readonly login: FakeServer;
+  readonly graph: FakeServer;
+  /** The connection settings that point a connector at this fake. */
+  readonly config: { baseUrl: string; loginUrl: string };
+  /** Every file's external id, as the connectors name them, with its title: what a full sync should index. */
+  files(driveIds?: readonly string[]): Map<string, string>;
+  upsert(driveId: string, spec: FileSpec): void;
+  rename(driveId: string, itemId: string, name: string): void;
+  move(driveId: string, itemId: string, parentId: string): void;
+  remove(driveId: string, itemId: string): void;
+  /** Sharing changes leave no trace in delta (without Graph's sharing-change headers), as at Graph. */
+  setPermissions(driveId: string, itemId: string, permissions: Permission[]): void;
+  setGroupMembers(groupId: string, members: string[]): void;
+  /** The tokens issued so far stop working (after `afterRequests` more Graph requests); new ones are issued. */
+  expireTokens(afterRequests?: number): void;
+  /** Delta tokens issued so far answer 410 resyncRequired. */
+  expireDeltaTokens(): void;
+  /** The token endpoint refuses the tenant as one that has not consented. */
+  revokeConsent(): void;
+  close(): Promise<void>;
+}
+
+/** Engineering and HR sites with a library each, Grace's and Linus's OneDrives, groups eng ⊃ sre. */
+function seed(): { sites: Site[]; drives: StoredDrive[]; users: User[]; groups: Map<string, string[]> } {
+  const users = ['admin', 'ada', 'grace', 'linus', 'bob'].map(user);
+  const sites: Site[] = [
+    { id: 'contoso.sharepoint.com,s-eng,w-eng', displayName: 'Engineering', name: 'eng' },
+    { id: 'contoso.sharepoint.com,s-hr,w-hr', displayName: 'HR', name: 'hr' },
+  ];
+  const drive = (id: string, name: string, owner: { siteId?: string; userId?: string }): StoredDrive => ({
+    drive: { id, name, driveType: owner.siteId ? 'documentLibrary' : 'business' },
+    ...owner,
+    items: new Map([
+      ['root', { item: { id: 'root', name: 'root', root: {}, folder: { childCount: 0 } }, permissions: [] }],
+    ]),
+  });
+  return {
+    users,
+    sites,
+    drives: [
+      drive('b!eng', 'Documents', { siteId: sites[0]!.id! }),
+      drive('b!hr', 'Documents', { siteId: sites[1]!.id! }),
+      drive('b!grace', 'OneDrive', { userId: 'u-grace' }),
+      drive('b!linus', 'OneDrive', { userId: 'u-linus' }),
+    ],
+    groups: new Map([
+      ['g-eng', ['u-grace', 'g-sre']],
+      ['g-sre', ['u-linus']],
+    ]),
+  };
+}
+
+/** The fixture's files, by drive. */
+export function seedFiles(): Record<string, FileSpec[]> {
+  return {
+    'b!eng': [
+      { id: 'specs', name: 'Specs', folder: true, permissions: [groupGrant('specs', 'g-eng')] },
+      {
+        id: 'design',
+        name: 'Design documents.docx',
+        parentId: 'specs',
+        permissions: [userGrant('design', 'bob')],
+      },
+      { id: 'roadmap', name: 'Roadmap documents.pptx', permissions: [linkGrant('roadmap', 'organization')] },
+      { id: 'members', name: 'Members documents.xlsx', permissions: [siteGroupGrant('members', '5')] },
+      {
+        id: 'ancient',
+        name: 'Ancient documents.txt',
+        modifiedDaysAgo: 4 * 365,
+        permissions: [linkGrant('a', 'organization')],
+      },
+    ],
+    'b!hr': [
+      { id: 'salaries', name: 'Salaries documents.xlsx', permissions: [userGrant('salaries', 'ada')] },
+      {
+        id: 'handbook',
+        name: 'Handbook documents.pdf',
+        permissions: [linkGrant('handbook', 'anonymous'), linkGrant('handbook', 'users', ['grace'])],
+      },
+      { id: 'offer', name: 'Offer documents.docx', permissions: [linkGrant('offer', 'users', ['linus'])] },
+    ],
+    'b!grace': [{ id: 'notes', name: 'Notes documents.md', permissions: [userGrant('notes', 'grace')] }],
+    'b!linus': [
+      {
+        id: 'todo',
+        name: 'Todo documents.txt',
+        permissions: [userGrant('todo', 'linus'), userGrant('todo', 'grace')],
+      },
+    ],
+  };
+}
+
+const bearer = (request: FakeRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+
+export async function startGraphTenantFake(options: { pageSize?: number } = {}): Promise<GraphTenantFake> {
+  const pageSize = options.pageSize ?? 2;
+  const { sites, drives, users, groups } = seed();
+  const changes: Change[] = [];
+  let seq = 0;
+  let resyncBelow = 0;
+  let issued = 0;
+  const validTokens = new Set<string>();
+  let consented = true;
+  let expireIn: number | null = null;
+
+  const driveOf = (id: string) => drives.find((entry) => entry.drive.id === id);
+  const record = (driveId: string, itemId: string) => changes.push({ seq: ++seq, driveId, itemId });
+
+  const login = await startFakeServer();
+  login.route('POST', '/:tenant/oauth2/v2.0/token', (request): FakeResponse => {
+    const form = new URLSearchParams(request.body);
+    if (request.params.tenant !== TENANT)
+      return {
+        status: 400,
+        json: { error: 'invalid_request', error_description: 'AADSTS90002: Tenant not found.' },
+      };
+    if (form.get('client_id') !== CLIENT_ID || form.get('client_secret') !== CLIENT_SECRET)
+      return {
+        status: 401,
+        json: { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client secret.' },
+      };
+    if (
+      form.get('grant_type') !== 'client_credentials' ||
+      form.get('scope') !== 'https://graph.microsoft.com/.default'
+    )
+      return { status: 400, json: { error: 'invalid_request' } };
+    if (!consented)
+      return {
+        status: 400,
+        json: {
+          error: 'unauthorized_client',
+          error_description: 'AADSTS700016: Application not found in the directory.',
+        },
+      };
+    const token = `graph-token-${++issued}`;
+    validTokens.add(token);
+    return { json: { token_type: 'Bearer', expires_in: 3599, access_token: token } };
+  });
+
+  const graph = await startFakeServer();
+  const base = () => `${graph.url}/v1.0`;
+  /** Auth first, as Graph does: an unknown or expired token is a 401 whatever the path. */
+  const authed =
+    (handler: (request: FakeRequest) => FakeResponse) =>
+    (request: FakeRequest): FakeResponse => {
+      if (expireIn !== null && expireIn-- <= 0) {
+        expireIn = null;
+        validTokens.clear();
+      }
+      const token = bearer(request);
+      if (!token || !validTokens.has(token))
+        return {
+          status: 401,
+          json: { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired.' } },
+        };
+      return handler(request);
+    };
+  const notFound: FakeResponse = {
+    status: 404,
+    json: { error: { code: 'itemNotFound', message: 'Item not found' } },
+  };
+  const paged = <T>(all: T[], request: FakeRequest, path: string): Collection<T> => {
+    const skip = Number(request.query.get('$skiptoken') ?? 0);
+    const size = Math.min(pageSize, Number(request.query.get('$top') ?? pageSize) || pageSize);
+    const next = new URL(`${base()}${path}`);
+    for (const [key, value] of request.query) if (key !== '$skiptoken') next.searchParams.set(key, value);
+    next.searchParams.set('$skiptoken', String(skip + size));
+    return {
+      value: all.slice(skip, skip + size),
+      ...(skip + size < all.length ? { '@odata.nextLink': next.href } : {}),
+    };
+  };
+
+  const pathOf = (stored: StoredDrive, itemId: string): string => {
+    const names: string[] = [];
+    for (let id = stored.items.get(itemId)?.item.parentReference?.id; id && id !== 'root';) {
+      const folder = stored.items.get(id)?.item;
+      names.unshift(folder?.name ?? '');
+      id = folder?.parentReference?.id ?? undefined;
+    }
+    return `/drives/${stored.drive.id}/root:${names.map((name) => `/${encodeURIComponent(name)}`).join('')}`;
+  };
+  /** The item's own permissions and, marked inheritedFrom, those of every folder above it. */
+  const permissionsOf = (stored: StoredDrive, itemId: string): Permission[] => {
+    const own = stored.items.get(itemId)?.permissions ?? [];
+    const inherited: Permission[] = [];
+    for (let id = stored.items.get(itemId)?.item.parentReference?.id; id;) {
+      const folder = stored.items.get(id);
+      for (const permission of folder?.permissions ?? [])
+        inherited.push({ ...permission, inheritedFrom: { driveId: stored.drive.id, id } });
+      id = folder?.item.parentReference?.id ?? undefined;
+    }
+    return [...own, ...inherited];
+  };
+  /** Delta leaves out parentReference.path (Graph documents it so). */
+  const deltaView = (item: DriveItem): DriveItem => ({
+    ...item,
+    parentReference: item.parentReference
+      ? { driveId: item.parentReference.driveId, id: item.parentReference.id }
+      : null,
+  });
+
+  graph.route(
+    'GET',
+    '/v1.0/sites/root',
+    authed(() => ({ json: { ...sites[0]!, displayName: 'Contoso' } satisfies Site })),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/sites',
+    authed((request) => {
+      if (request.query.get('search') !== '*')
+        return { status: 400, json: { error: { code: 'invalidRequest' } } };
+      return { json: paged<Site>(sites, request, '/sites') };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/drives',
+    authed((request) => {
+      const own = drives.filter((entry) => entry.siteId === request.params.site).map((entry) => entry.drive);
+      return {
+        json: paged<Drive>(own, request, `/sites/${encodeURIComponent(request.params.site!)}/drives`),
+      };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/users',
+    authed((request) => ({ json: paged<User>(users, request, '/users') })),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/users/:user/drive',
+    authed((request) => {
+      const own = drives.find((entry) => entry.userId === request.params.user);
+      return own
+        ? { json: own.drive satisfies Drive }
+        : { status: 404, json: { error: { code: 'ResourceNotFound' } } };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/groups',
+    authed((request) => ({
+      json: paged<Group>(
+        [...groups.keys()].map((id) => ({ id, displayName: id })),
+        request,
+        '/groups',
+      ),
+    })),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/groups/:group/transitiveMembers/microsoft.graph.user',
+    authed((request) => {
+      const found = new Set<string>();
+      const pending = [request.params.group!];
+      const seen = new Set(pending);
+      for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+        for (const member of groups.get(next) ?? []) {
+          if (member.startsWith('u-')) found.add(member);
+          else if (!seen.has(member)) {
+            seen.add(member);
+            pending.push(member);
+          }
+        }
+      }
+      const members = users.filter((entry) => found.has(entry.id!));
+      const path = `/groups/${request.params.group}/transitiveMembers/microsoft.graph.user`;
+      return { json: paged<User>(members, request, path) };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/drives/:drive/root/delta',
+    authed((request) => {
+      const stored = driveOf(request.params.drive!);
+      if (!stored) return notFound;
+      const token = request.query.get('token');
+      const since = token === null ? null : Number(token);
+      if (since !== null && since < resyncBelow)
+        return { status: 410, json: { error: { code: 'resyncRequired', message: 'Resync required.' } } };
+      const as = Number(request.query.get('as') ?? seq);
+      const skip = Number(request.query.get('skip') ?? 0);
+      let items: DriveItem[];
+      if (since === null) items = [...stored.items.values()].map((entry) => deltaView(entry.item));
+      else {
+        const latest = new Set(
+          changes
+            .filter((change) => change.driveId === stored.drive.id && change.seq > since && change.seq <= as)
+            .map((c) => c.itemId),
+        );
+        items = [...latest].map((id) => {
+          const entry = stored.items.get(id);
+          return entry
+            ? deltaView(entry.item)
+            : { id, deleted: { state: 'deleted' }, parentReference: { id: 'root' } };
+        });
+      }
+      const link = new URL(`${base()}/drives/${encodeURIComponent(stored.drive.id!)}/root/delta`);
+      const more = skip + pageSize < items.length;
+      if (more) {
+        if (since !== null) link.searchParams.set('token', String(since));
+        link.searchParams.set('as', String(as));
+        link.searchParams.set('skip', String(skip + pageSize));
+      } else link.searchParams.set('token', String(as));
+      const answer: Collection<DriveItem> = {
+        value: items.slice(skip, skip + pageSize),
+        ...(more ? { '@odata.nextLink': link.href } : { '@odata.deltaLink': link.href }),
+      };
+      return { json: answer };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/drives/:drive/items/:item',
+    authed((request) => {
+      const stored = driveOf(request.params.drive!);
+      const entry = stored?.items.get(request.params.item!);
+      if (!stored || !entry) return notFound;
+      const item: DriveItem = {
+        ...entry.item,
+        parentReference: entry.item.parentReference
+          ? { ...entry.item.parentReference, path: pathOf(stored, entry.item.id!) }
+          : null,
+      };
+      return { json: item };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/drives/:drive/items/:item/permissions',
+    authed((request) => {
+      const stored = driveOf(request.params.drive!);
+      if (!stored?.items.has(request.params.item!)) return notFound;
+      const path = `/drives/${encodeURIComponent(stored.drive.id!)}/items/${encodeURIComponent(request.params.item!)}/permissions`;
+      return { json: paged<Permission>(permissionsOf(stored, request.params.item!), request, path) };
+    }),
+  );
+
+  const mustDrive = (driveId: string) => {
+    const stored = driveOf(driveId);
+    if (!stored) throw new Error(`no drive ${driveId}`);
+    return stored;
+  };
+  const mustItem = (driveId: string, itemId: string) => {
+    const entry = mustDrive(driveId).items.get(itemId);
+    if (!entry) throw new Error(`no item ${itemId} in ${driveId}`);
+    return entry;
+  };
+  const touch = (driveId: string, entry: StoredItem, patch: Partial<DriveItem>) => {
+    entry.item = { ...entry.item, ...patch, lastModifiedDateTime: new Date().toISOString() };
+    record(driveId, entry.item.id!);
+  };
+
+  const fake: GraphTenantFake = {
+    login,
+    graph,
+    config: { baseUrl: `${graph.url}/v1.0`, loginUrl: login.url },
+    files(driveIds) {
+      const all = new Map<string, string>();
+      for (const stored of drives) {
+        if (driveIds && !driveIds.includes(stored.drive.id!)) continue;
+        for (const { item } of stored.items.values()) {
+          const fresh = new Date(item.lastModifiedDateTime ?? 0).getTime() > Date.now() - 3 * 365 * DAY_MS;
+          if (item.file && fresh) all.set(`${stored.drive.id}:${item.id}`, item.name!);
+        }
+      }
+      return all;
+    },
+    upsert(driveId, spec) {
+      const stored = mustDrive(driveId);
+      const modified = daysAgo(spec.modifiedDaysAgo ?? 1);
+      const host = stored.siteId
+        ? 'https://contoso.sharepoint.com/sites'
+        : 'https://contoso-my.sharepoint.com/personal';
+      stored.items.set(spec.id, {
+        item: {
+          id: spec.id,
+          name: spec.name,
+          webUrl: `${host}/${encodeURIComponent(stored.drive.id!)}/${encodeURIComponent(spec.name)}`,
+          createdDateTime: modified,
+          lastModifiedDateTime: modified,
+          createdBy: { user: { id: 'u-ada', displayName: 'Ada' } },
+          parentReference: { driveId, id: spec.parentId ?? 'root' },
+          ...(spec.folder
+            ? { folder: { childCount: 0 } }
+            : { file: { mimeType: 'application/octet-stream' } }),
+        },
+        permissions: spec.permissions ?? [],
+      });
+      record(driveId, spec.id);
+    },
+    rename(driveId, itemId, name) {
+      touch(driveId, mustItem(driveId, itemId), { name });
+    },
+    move(driveId, itemId, parentId) {
+      touch(driveId, mustItem(driveId, itemId), { parentReference: { driveId, id: parentId } });
+    },
+    remove(driveId, itemId) {
+      mustItem(driveId, itemId);
+      mustDrive(driveId).items.delete(itemId);
+      record(driveId, itemId);
+    },
+    setPermissions(driveId, itemId, permissions) {
+      mustItem(driveId, itemId).permissions = permissions;
+    },
+    setGroupMembers(groupId, members) {
+      groups.set(groupId, members);
+    },
+    expireTokens(afterRequests = 0) {
+      expireIn = afterRequests;
+    },
+    expireDeltaTokens() {
+      resyncBelow = seq + 1;
+    },
+    revokeConsent() {
+      consented = false;
+    },
+    async close() {
+      await Promise.all([login.close(), graph.close()]);
+    },
+  };
+  for (const [driveId, specs] of Object.entries(seedFiles()))
+    for (const spec of specs) fake.upsert(driveId, spec);
+  // The seed is the starting state, not a change a delta token taken now should report.
+  changes.length = 0;
+  return fake;
+}

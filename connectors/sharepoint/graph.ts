@@ -1,0 +1,538 @@
+// Microsoft Graph for the apps that index drives: SharePoint document libraries and OneDrive. Both read the tenant
+// with an app-only token, granted once by the tenant's admin consent (spec §7: the Microsoft marketplace install
+// sends the admin's email; the tenant is its domain), so the connector can fetch a new token itself before one
+// lapses or when Graph answers 401, with no refresh token to store. Content comes from delta queries per drive
+// (the deltaLink is the cursor), readers from each item's permissions, and group members from Entra ID.
+import { z } from 'zod';
+import type { AppShortname } from '../../common/catalogue';
+import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
+import {
+  FatalSourceError,
+  HttpStatusError,
+  InvalidCredentialsError,
+  NotFoundError,
+  ORG_PRINCIPAL,
+  PermissionMismatchError,
+  groupPrincipal,
+  userPrincipal,
+  type AuthFailureClassifier,
+  type ConnectorContext,
+  type DocumentAcl,
+  type GroupMembership,
+  type Principal,
+  type RequestOptions,
+  type SourceDocument,
+  type SyncBatch,
+} from '../sdk';
+
+const GRAPH_URL = 'https://graph.microsoft.com/v1.0';
+const LOGIN_URL = 'https://login.microsoftonline.com';
+const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
+/** Take a new token this long before the old one lapses, so it never expires between two requests of a page. */
+const TOKEN_MARGIN_MS = 5 * 60_000;
+/** Graph's largest page for directory listings; drive listings page as the server decides. */
+const DIRECTORY_PAGE = 999;
+/** Change-free delta pages folded into one batch at most. */
+const QUIET_PAGES = 50;
+
+/** The marketplace install payload (spec §7): the consenting admin's email names the tenant. */
+export const graphCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
+/** `baseUrl` and `loginUrl` point a test at its fake, by the SDK's convention. */
+export const graphConfigSchema = z.object({
+  baseUrl: z.url().default(GRAPH_URL),
+  loginUrl: z.url().default(LOGIN_URL),
+});
+type GraphContext = ConnectorContext<
+  z.output<typeof graphCredentialsSchema>,
+  z.output<typeof graphConfigSchema>
+>;
+
+// ── Graph's documented shapes, as much of them as the connectors read ─────────────────────────────────────
+
+const identitySchema = z.object({ id: z.string().nullish(), displayName: z.string().nullish() });
+const sharePointIdentitySchema = identitySchema.extend({ loginName: z.string().nullish() });
+const identitySetSchema = z.object({
+  user: sharePointIdentitySchema.nullish(),
+  group: identitySchema.nullish(),
+  siteUser: sharePointIdentitySchema.nullish(),
+  siteGroup: sharePointIdentitySchema.nullish(),
+});
+const permissionSchema = z.object({
+  id: z.string(),
+  roles: z.array(z.string()).nullish(),
+  grantedToV2: identitySetSchema.nullish(),
+  grantedToIdentitiesV2: z.array(identitySetSchema).nullish(),
+  link: z.object({ scope: z.string().nullish(), type: z.string().nullish() }).nullish(),
+  inheritedFrom: z.object({ id: z.string().nullish() }).nullish(),
+});
+type GraphPermission = z.output<typeof permissionSchema>;
+
+const driveItemSchema = z.object({
+  id: z.string(),
+  name: z.string().nullish(),
+  webUrl: z.string().nullish(),
+  createdDateTime: z.iso.datetime({ offset: true }).nullish(),
+  lastModifiedDateTime: z.iso.datetime({ offset: true }).nullish(),
+  createdBy: z.object({ user: identitySchema.nullish() }).nullish(),
+  file: z.object({ mimeType: z.string().nullish() }).nullish(),
+  deleted: z.object({ state: z.string().nullish() }).nullish(),
+  parentReference: z
+    .object({ driveId: z.string().nullish(), id: z.string().nullish(), path: z.string().nullish() })
+    .nullish(),
+});
+type DriveItem = z.output<typeof driveItemSchema>;
+
+const page = <T extends z.ZodType>(item: T) =>
+  z.object({
+    value: z.array(item),
+    '@odata.nextLink': z.string().optional(),
+    '@odata.deltaLink': z.string().optional(),
+  });
+const deltaPageSchema = page(driveItemSchema);
+const directoryUserSchema = z.object({
+  id: z.string(),
+  mail: z.string().nullish(),
+  userPrincipalName: z.string().nullish(),
+});
+const groupSchema = z.object({ id: z.string() });
+const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
+
+// ── Tokens ──────────────────────────────────────────────────────────────────────────────────────────────
+
+/** The Azure app of `shortname`: `SCOUT_OAUTH_<APP>_CLIENT_ID` and `_CLIENT_SECRET`, as every OAuth app's. */
+function azureApp(shortname: AppShortname, env: NodeJS.ProcessEnv = process.env) {
+  const prefix = `SCOUT_OAUTH_${shortname.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+  const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
+  const clientSecret = env[`${prefix}_CLIENT_SECRET`]?.trim();
+  if (!clientId || !clientSecret)
+    throw new FatalSourceError(`${shortname}: no Azure app is configured on this server`);
+  return { clientId, clientSecret };
+}
+
+/** AADSTS codes that mean the tenant has not consented to the app (or removed it): the admin's to fix. */
+const NO_CONSENT = /AADSTS(65001|700016|7000229|500011)\b/;
+
+interface Token {
+  readonly value: string;
+  readonly expiresAt: number;
+}
+/** One token per context, so a sync's requests share it; a context lives for one job. */
+const tokens = new WeakMap<object, Promise<Token>>();
+
+async function requestToken(ctx: GraphContext, shortname: AppShortname): Promise<Token> {
+  const { clientId, clientSecret } = azureApp(shortname);
+  const tenant = ctx.credentials.email.split('@')[1] ?? '';
+  const login = ctx.http.with({
+    baseUrl: ctx.config.loginUrl,
+    // The token endpoint answers its refusals as 400/401 with an AADSTS code; they are sorted out below.
+    classifyAuthFailure: () => ({ kind: 'httpError' }),
+  });
+  try {
+    const answer = await login.json(`/${encodeURIComponent(tenant)}/oauth2/v2.0/token`, tokenSchema, {
+      method: 'POST',
+      body: new URLSearchParams({
+        client_id: clientId,
+        client_secret: clientSecret,
+        scope: GRAPH_SCOPE,
+        grant_type: 'client_credentials',
+      }),
+    });
+    return { value: answer.access_token, expiresAt: ctx.now().getTime() + answer.expires_in * 1000 };
+  } catch (error) {
+    if (!(error instanceof HttpStatusError) || error.status >= 500) throw error;
+    if (NO_CONSENT.test(error.bodyExcerpt))
+      throw new PermissionMismatchError(microsoft.ADMIN_CONSENT_REQUIRED, { cause: error });
+    throw new InvalidCredentialsError(CREDENTIAL_NAMES.credentials, { cause: error });
+  }
+}
+
+async function token(ctx: GraphContext, shortname: AppShortname, renew: boolean): Promise<Token> {
+  const held = renew ? undefined : await tokens.get(ctx)?.catch(() => undefined);
+  if (held && held.expiresAt - ctx.now().getTime() > TOKEN_MARGIN_MS) return held;
+  const next = requestToken(ctx, shortname);
+  tokens.set(ctx, next);
+  return next;
+}
+
+/** 403 from Graph with an app-only token: a permission the admin consent did not include. */
+const classifyGraphFailure: AuthFailureClassifier = (failure) =>
+  failure.status === 401
+    ? { kind: 'invalidCredentials' }
+    : { kind: 'permissionMismatch', message: microsoft.ADMIN_CONSENT_REQUIRED };
+
+/** The Graph calls of one app on one context. */
+export class Graph {
+  constructor(
+    private readonly ctx: GraphContext,
+    readonly shortname: AppShortname,
+  ) {}
+
+  /** A request with the current token; a 401 (a token revoked or expired early) gets one new token and a retry. */
+  async json<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.output<S>> {
+    for (let renew = false; ; renew = true) {
+      const { value } = await token(this.ctx, this.shortname, renew);
+      const client = this.ctx.http.with({
+        baseUrl: this.ctx.config.baseUrl,
+        headers: { authorization: `Bearer ${value}` },
+        credentialName: CREDENTIAL_NAMES.credentials,
+        classifyAuthFailure: classifyGraphFailure,
+      });
+      try {
+        return await client.json(path, schema, options);
+      } catch (error) {
+        if (error instanceof InvalidCredentialsError && !renew) continue;
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * Every page of a collection, following `@odata.nextLink` (an absolute URL carrying its own query). The SDK's
+   * paginators cannot be used: each page must go through `json` for the token renewal.
+   */
+  async *pages<T extends z.ZodType>(path: string, item: T, query?: RequestOptions['query']) {
+    let next: string | undefined = path;
+    let first = true;
+    while (next !== undefined) {
+      const answer: z.output<ReturnType<typeof page<T>>> = await this.json(
+        next,
+        page(item),
+        first ? { query } : {},
+      );
+      first = false;
+      yield answer.value;
+      next = answer['@odata.nextLink'];
+    }
+  }
+
+  /** Entra ID's users by id, for the grants that name a user by id only. Read once per context. */
+  directory(): Promise<ReadonlyMap<string, string>> {
+    const cached = directories.get(this.ctx);
+    if (cached) return cached;
+    const loading = (async () => {
+      const emails = new Map<string, string>();
+      const users = this.pages('/users', directoryUserSchema, {
+        $select: 'id,mail,userPrincipalName',
+        $top: DIRECTORY_PAGE,
+      });
+      for await (const batch of users) {
+        for (const user of batch) {
+          const email = user.mail ?? user.userPrincipalName;
+          if (email && z.email().safeParse(email).success) emails.set(user.id, email);
+        }
+      }
+      return emails;
+    })();
+    directories.set(this.ctx, loading);
+    loading.catch(() => directories.delete(this.ctx));
+    return loading;
+  }
+}
+const directories = new WeakMap<object, Promise<ReadonlyMap<string, string>>>();
+
+// ── Permissions ─────────────────────────────────────────────────────────────────────────────────────────
+
+/** A SharePoint claims login ('i:0#.f|membership|ada@contoso.com') ends with the user's sign-in name. */
+function loginEmail(loginName: string | null | undefined): string | undefined {
+  const name = loginName?.split('|').at(-1);
+  return name && z.email().safeParse(name).success ? name : undefined;
+}
+
+/**
+ * Who may read an item, from its permissions (its own and those inherited from its folders, which Graph lists
+ * with `inheritedFrom`). Every role reads. A link for the organisation, or for anyone (the spec makes no document
+ * public), is the organisation; a link for specific people is those people. A SharePoint site group is a principal
+ * of its own: Graph cannot list its members, so it admits nobody and the item stays hidden from its members unless
+ * another grant admits them (fail closed).
+ */
+function aclOf(
+  shortname: AppShortname,
+  driveId: string,
+  permissions: readonly GraphPermission[],
+  directory: ReadonlyMap<string, string>,
+): Principal[] {
+  const readers = new Set<Principal>();
+  const identity = (set: z.output<typeof identitySetSchema> | null | undefined) => {
+    if (!set) return;
+    if (set.group?.id) readers.add(groupPrincipal(shortname, set.group.id));
+    if (set.siteGroup?.id) readers.add(groupPrincipal(shortname, `sitegroup:${driveId}:${set.siteGroup.id}`));
+    for (const person of [set.user, set.siteUser]) {
+      const email = (person?.id ? directory.get(person.id) : undefined) ?? loginEmail(person?.loginName);
+      if (email) readers.add(userPrincipal(email));
+    }
+  };
+  for (const permission of permissions) {
+    const scope = permission.link?.scope;
+    if (scope === 'organization' || scope === 'anonymous') readers.add(ORG_PRINCIPAL);
+    else if (permission.link) for (const set of permission.grantedToIdentitiesV2 ?? []) identity(set);
+    else identity(permission.grantedToV2);
+  }
+  return [...readers];
+}
+
+/**
+ * An item's readers now. A listing Graph refuses (not a 404: the item is there) leaves the item readable by
+ * nobody until it can be read again; a 404 answers undefined, the item being gone.
+ */
+async function readersOf(graph: Graph, driveId: string, itemId: string): Promise<Principal[] | undefined> {
+  const permissions: GraphPermission[] = [];
+  try {
+    const path = `/drives/${encodeURIComponent(driveId)}/items/${encodeURIComponent(itemId)}/permissions`;
+    for await (const batch of graph.pages(path, permissionSchema)) permissions.push(...batch);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    // One item Graph will not show the sharing of (403 on it alone) must not stop the sync: it is hidden instead.
+    if (error instanceof HttpStatusError || error instanceof PermissionMismatchError) return [];
+    throw error;
+  }
+  return aclOf(graph.shortname, driveId, permissions, await graph.directory());
+}
+
+/** Entra ID groups with their members, nested groups flattened by Graph's transitiveMembers. */
+async function* groupMemberships(graph: Graph): AsyncGenerator<GroupMembership[]> {
+  const directory = await graph.directory();
+  for await (const groups of graph.pages('/groups', groupSchema, { $select: 'id', $top: DIRECTORY_PAGE })) {
+    const memberships: GroupMembership[] = [];
+    for (const group of groups) {
+      const members = new Set<ReturnType<typeof userPrincipal>>();
+      const path = `/groups/${encodeURIComponent(group.id)}/transitiveMembers/microsoft.graph.user`;
+      const pages = graph.pages(path, directoryUserSchema, {
+        $select: 'id,mail,userPrincipalName',
+        $top: DIRECTORY_PAGE,
+      });
+      for await (const users of pages) {
+        for (const user of users) {
+          const email = directory.get(user.id);
+          if (email) members.add(userPrincipal(email));
+        }
+      }
+      memberships.push({ group: groupPrincipal(graph.shortname, group.id), members: [...members] });
+    }
+    yield memberships;
+  }
+}
+
+// ── Drives ──────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A drive to index and the name its files' paths start with ('Engineering / Documents'). */
+export interface DriveRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Where each drive's delta stands: the link to fetch next (nextLink mid-way, deltaLink after), null to start. */
+const driveCursorSchema = z.object({
+  v: z.literal(1),
+  drives: z.array(z.object({ id: z.string(), link: z.string().nullable() })),
+});
+type DriveCursor = z.output<typeof driveCursorSchema>;
+
+const externalIdOf = (driveId: string, itemId: string) => `${driveId}:${itemId}`;
+
+function splitExternalId(externalId: string): { driveId: string; itemId: string } | undefined {
+  const at = externalId.indexOf(':');
+  if (at <= 0 || at === externalId.length - 1) return undefined;
+  return { driveId: externalId.slice(0, at), itemId: externalId.slice(at + 1) };
+}
+
+/** 'report.final.DOCX' → 'docx'; a name without one → 'file'. */
+function fileTypeOf(name: string): string {
+  const extension = /\.([A-Za-z0-9][A-Za-z0-9+-]*)$/.exec(name)?.[1]?.toLowerCase();
+  return extension ?? 'file';
+}
+
+/** '/drives/b!x/root:/Specs/2025' → 'Specs / 2025'; the root itself → ''. */
+function folderPath(path: string | null | undefined): string {
+  const inDrive = path?.split('root:')[1] ?? '';
+  return decodeURIComponent(inDrive)
+    .split('/')
+    .filter((part) => part !== '')
+    .join(' / ');
+}
+
+/**
+ * A file as a document. Delta leaves out `parentReference.path`, so the item is read once more for its folder path
+ * (a move changes it); its body is its name and path (Graph's files are not parsed here: connectors have no parsing
+ * path). Answers undefined for an item gone since the delta listed it.
+ */
+async function toDocument(
+  graph: Graph,
+  drive: DriveRef,
+  listed: DriveItem,
+): Promise<SourceDocument | undefined> {
+  let item: DriveItem;
+  try {
+    item = await graph.json(
+      `/drives/${encodeURIComponent(drive.id)}/items/${encodeURIComponent(listed.id)}`,
+      driveItemSchema,
+      {
+        query: {
+          $select: 'id,name,webUrl,createdDateTime,lastModifiedDateTime,createdBy,file,parentReference',
+        },
+      },
+    );
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+  const acl = await readersOf(graph, drive.id, item.id);
+  if (acl === undefined) return undefined;
+  const name = item.name || 'Untitled';
+  const path = [drive.name, folderPath(item.parentReference?.path), name]
+    .filter((part) => part !== '')
+    .join(' / ');
+  const modified = new Date(item.lastModifiedDateTime ?? 0);
+  const url = item.webUrl && /^https?:/.test(item.webUrl) ? item.webUrl : undefined;
+  if (!url) return undefined;
+  return {
+    externalId: externalIdOf(drive.id, item.id),
+    title: name,
+    url,
+    body: path,
+    author: item.createdBy?.user?.displayName ? { name: item.createdBy.user.displayName } : {},
+    objectType: 'Files',
+    fileType: fileTypeOf(name),
+    createdTime: new Date(item.createdDateTime ?? modified),
+    modifiedTime: modified,
+    acl,
+    extra: { path, drive: drive.name },
+    ...(item.parentReference?.id
+      ? { parentExternalId: externalIdOf(drive.id, item.parentReference.id) }
+      : {}),
+  };
+}
+
+const deltaPath = (driveId: string) => `/drives/${encodeURIComponent(driveId)}/root/delta`;
+
+/**
+ * One drive's delta from `link` (null: the whole drive), a page at a time. Graph answers 410 when a delta token
+ * is too old to follow: the drive is enumerated again, and pruning removes what went missing meanwhile.
+ */
+async function* deltaPages(graph: Graph, driveId: string, link: string | null) {
+  let next = link ?? deltaPath(driveId);
+  for (;;) {
+    let answer: z.output<typeof deltaPageSchema>;
+    try {
+      answer = await graph.json(next, deltaPageSchema);
+    } catch (error) {
+      if (error instanceof NotFoundError && error.status === 410 && next !== deltaPath(driveId)) {
+        next = deltaPath(driveId);
+        continue;
+      }
+      throw error;
+    }
+    const more = answer['@odata.nextLink'];
+    const following = more ?? answer['@odata.deltaLink'];
+    if (following === undefined)
+      throw new FatalSourceError('Graph delta answered neither nextLink nor deltaLink');
+    yield { items: answer.value, link: following, done: more === undefined };
+    if (more === undefined) return;
+    next = more;
+  }
+}
+
+/**
+ * Follows every drive's delta once from where the cursor left it (a drive new to the cursor from the start). Each
+ * batch's cursor holds every drive's link, so any batch is a checkpoint; following a deltaLink again after a
+ * resume only finds what changed since. Pages without changes are folded into the next batch (up to
+ * QUIET_PAGES of them), so a tenant of thousands of quiet OneDrives does not commit a batch per drive. Files last
+ * changed before the three-year window are left out. Progress is the share of drives done.
+ */
+async function* syncDrives(
+  ctx: GraphContext,
+  graph: Graph,
+  drives: readonly DriveRef[],
+  cursor: DriveCursor | null,
+): AsyncGenerator<SyncBatch> {
+  const saved = new Map(cursor?.drives.map((drive) => [drive.id, drive.link]));
+  const state: DriveCursor = {
+    v: 1,
+    drives: drives.map((drive) => ({ id: drive.id, link: saved.get(drive.id) ?? null })),
+  };
+  if (drives.length === 0) {
+    yield { documents: [], cursor: state, progress: { share: 1 } };
+    return;
+  }
+  let quiet = 0;
+  for (const [index, drive] of drives.entries()) {
+    const entry = state.drives[index]!;
+    for await (const delta of deltaPages(graph, drive.id, entry.link)) {
+      ctx.signal.throwIfAborted();
+      const deleted = delta.items
+        .filter((item) => item.deleted)
+        .map((item) => externalIdOf(drive.id, item.id));
+      const files = delta.items.filter(
+        (item) =>
+          !item.deleted && item.file && new Date(item.lastModifiedDateTime ?? 0) >= ctx.syncWindowStart,
+      );
+      // In parallel: the connection's limiter keeps the requests in flight within its concurrency.
+      const read = await Promise.all(files.map((item) => toDocument(graph, drive, item)));
+      const documents = read.filter((document) => document !== undefined);
+      for (const [at, document] of read.entries())
+        if (document === undefined) deleted.push(externalIdOf(drive.id, files[at]!.id));
+      entry.link = delta.link;
+      const last = index === drives.length - 1 && delta.done;
+      if (documents.length === 0 && deleted.length === 0 && !last && ++quiet < QUIET_PAGES) continue;
+      quiet = 0;
+      yield {
+        documents,
+        deletedExternalIds: deleted,
+        cursor: structuredClone(state),
+        progress: { share: (index + (delta.done ? 1 : 0)) / drives.length },
+      };
+    }
+  }
+}
+
+/** Every file id of the drives, whatever its age (extra ids are harmless to pruning, missing ones are not). */
+async function* driveIds(graph: Graph, drives: readonly DriveRef[]): AsyncGenerator<string[]> {
+  for (const drive of drives) {
+    for await (const delta of deltaPages(graph, drive.id, null)) {
+      yield delta.items
+        .filter((item) => item.file && !item.deleted)
+        .map((item) => externalIdOf(drive.id, item.id));
+    }
+  }
+}
+
+/** The current readers of indexed files, one permissions listing each; files gone are left out. */
+async function driveAcls(graph: Graph, externalIds: readonly string[]): Promise<DocumentAcl[]> {
+  const answers: DocumentAcl[] = [];
+  for (const externalId of externalIds) {
+    const ref = splitExternalId(externalId);
+    if (!ref) continue;
+    const acl = await readersOf(graph, ref.driveId, ref.itemId);
+    if (acl !== undefined) answers.push({ externalId, acl });
+  }
+  return answers;
+}
+
+/**
+ * The two halves every drive app shares: incrementalSync restarts from scratch on a cursor it cannot read, and
+ * otherwise re-lists the drives (new ones start from the beginning; gone ones are pruned).
+ */
+export function driveSync(shortname: AppShortname, listDrives: (graph: Graph) => Promise<DriveRef[]>) {
+  return {
+    async *fullSync(ctx: GraphContext) {
+      const graph = new Graph(ctx, shortname);
+      yield* syncDrives(ctx, graph, await listDrives(graph), null);
+    },
+    async *incrementalSync(ctx: GraphContext, saved: unknown) {
+      const graph = new Graph(ctx, shortname);
+      const cursor = driveCursorSchema.safeParse(saved);
+      if (!cursor.success)
+        ctx.logger.warn({ connector: shortname }, 'unreadable cursor, running a full sync');
+      yield* syncDrives(ctx, graph, await listDrives(graph), cursor.success ? cursor.data : null);
+    },
+    async *listIds(ctx: GraphContext) {
+      const graph = new Graph(ctx, shortname);
+      yield* driveIds(graph, await listDrives(graph));
+    },
+    permissions(ctx: GraphContext) {
+      return groupMemberships(new Graph(ctx, shortname));
+    },
+    documentAcls(ctx: GraphContext, externalIds: readonly string[]) {
+      return driveAcls(new Graph(ctx, shortname), externalIds);
+    },
+  };
+}

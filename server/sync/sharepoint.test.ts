@@ -1,0 +1,203 @@
+// The SharePoint connector end to end: a fake Microsoft 365 tenant on 127.0.0.1, the real sync engine and store,
+// and members' own searches. (A connector's test may not import the server, so this one lives here.)
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { SearchResponse } from '../../common/api/search';
+import { ConnectionStatus } from '../../common/connection-status';
+import { silentLogger } from '../../connectors/sdk';
+import {
+  ADMIN_EMAIL,
+  CLIENT_ID,
+  CLIENT_SECRET,
+  TENANT,
+  groupGrant,
+  linkGrant,
+  startGraphTenantFake,
+  type GraphTenantFake,
+} from '../../connectors/sharepoint/fake';
+import { appConnections, documents, type User } from '../db/schema';
+import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { createTestServer, type TestServer } from '../testing/server';
+import { encryptCredentials } from './connections';
+import { runSync, type SyncMode } from './engine';
+
+let server: TestServer;
+let tenant: GraphTenantFake;
+const members: Record<'admin' | 'ada' | 'grace' | 'linus' | 'bob', User> = {} as never;
+let orgId: string;
+
+beforeAll(async () => {
+  vi.stubEnv('SCOUT_OAUTH_SHAREPOINT_CLIENT_ID', CLIENT_ID);
+  vi.stubEnv('SCOUT_OAUTH_SHAREPOINT_CLIENT_SECRET', CLIENT_SECRET);
+  server = await createTestServer();
+  tenant = await startGraphTenantFake({ pageSize: 2 });
+  const { db } = server.store;
+  const org = await createOrg(db, { domain: TENANT });
+  orgId = org.id;
+  for (const name of ['admin', 'ada', 'grace', 'linus', 'bob'] as const)
+    members[name] = await createUser(db, org, { email: `${name}@${TENANT}`, admin: name === 'admin' });
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await tenant.close();
+  await server.close();
+});
+
+async function connect(): Promise<string> {
+  const [row] = await server.store.db
+    .insert(appConnections)
+    .values({
+      orgId,
+      userId: members.admin.id,
+      appName: 'sharepoint',
+      isOrg: true,
+      statusCode: ConnectionStatus.Connecting,
+      extra: { config: tenant.config },
+    })
+    .returning();
+  await server.store.db
+    .update(appConnections)
+    .set({ credentialsEncrypted: encryptCredentials(row!.id, { email: ADMIN_EMAIL, marketplace: true }) })
+    .where(eq(appConnections.id, row!.id));
+  return row!.id;
+}
+
+const sync = (connectionId: string, mode: SyncMode, runId = `run-${mode}-${Math.random()}`) =>
+  runSync(server.store.db, {
+    connectionId,
+    mode,
+    runId,
+    logger: silentLogger,
+    signal: new AbortController().signal,
+  });
+
+/** What the index holds for a connection: external id → title. */
+const indexed = async (connectionId: string) =>
+  new Map(
+    (
+      await server.store.db
+        .select({ externalId: documents.externalId, title: documents.title })
+        .from(documents)
+        .where(eq(documents.connectionId, connectionId))
+    ).map((row) => [row.externalId, row.title]),
+  );
+
+const bodyOf = async (connectionId: string, externalId: string) =>
+  (
+    await server.store.db
+      .select({ body: documents.body })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, externalId)))
+  )[0]?.body;
+
+/** The titles a member finds for 'documents' (every fixture file's name says it). */
+async function visibleTo(user: User): Promise<string[]> {
+  const token = (await loginTokensFor(server.ctx, user)).id_token;
+  const res = await server.app.inject({
+    method: 'POST',
+    url: '/api/v1/_search',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { q: 'documents', page_size: 20 },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res
+    .json<SearchResponse>()
+    .hits.map((hit) => hit.name)
+    .sort();
+}
+
+const sharePointFiles = () => tenant.files(['b!eng', 'b!hr']);
+
+describe('sharepoint through the sync engine', () => {
+  let connectionId: string;
+
+  it('syncs the tenant: the index equals its files, and each member finds exactly what Graph lets them read', async () => {
+    connectionId = await connect();
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    const [row] = await server.store.db
+      .select()
+      .from(appConnections)
+      .where(eq(appConnections.id, connectionId));
+    expect(row?.statusCode).toBe(ConnectionStatus.IndexingComplete);
+    expect(await indexed(connectionId)).toEqual(sharePointFiles());
+
+    const everyone = ['Handbook documents.pdf', 'Roadmap documents.pptx'];
+    expect(await visibleTo(members.bob)).toEqual(['Design documents.docx', ...everyone].sort());
+    // Grace through the eng group on the Specs folder; Linus through sre, nested in eng.
+    expect(await visibleTo(members.grace)).toEqual(['Design documents.docx', ...everyone].sort());
+    expect(await visibleTo(members.linus)).toEqual(
+      ['Design documents.docx', 'Offer documents.docx', ...everyone].sort(),
+    );
+    expect(await visibleTo(members.ada)).toEqual(['Salaries documents.xlsx', ...everyone].sort());
+    // Shared only with a site group, whose members Graph cannot list: nobody, not even the admin who connected.
+    expect(await visibleTo(members.admin)).toEqual(everyone);
+  });
+
+  it('follows an edit, a delete and a move with an incremental sync', async () => {
+    tenant.rename('b!eng', 'roadmap', 'Roadmap 2026 documents.pptx');
+    tenant.remove('b!hr', 'offer');
+    tenant.upsert('b!eng', { id: 'archive', name: 'Archive', folder: true });
+    tenant.move('b!eng', 'design', 'archive');
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await indexed(connectionId)).toEqual(sharePointFiles());
+    expect(await bodyOf(connectionId, 'b!eng:design')).toBe(
+      'Engineering / Documents / Archive / Design documents.docx',
+    );
+    expect(await visibleTo(members.linus)).not.toContain('Offer documents.docx');
+    // The move left the Specs folder and the eng group's grant behind.
+    expect(await visibleTo(members.grace)).not.toContain('Design documents.docx');
+    expect(await visibleTo(members.bob)).toContain('Design documents.docx');
+  });
+
+  it('takes a member off an item’s permissions: after the permission sync their search no longer shows it', async () => {
+    tenant.setPermissions('b!eng', 'design', [groupGrant('design', 'g-sre')]);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions', changed: 1 });
+    expect(await visibleTo(members.bob)).not.toContain('Design documents.docx');
+    expect(await visibleTo(members.linus)).toContain('Design documents.docx');
+  });
+
+  it('takes a member out of an Entra group: after the permission sync their search no longer shows its files', async () => {
+    tenant.setGroupMembers('g-sre', []);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
+    expect(await visibleTo(members.linus)).not.toContain('Design documents.docx');
+  });
+
+  it('rides out a 429 storm and a token that expires mid-sync', async () => {
+    tenant.upsert('b!hr', {
+      id: 'benefits',
+      name: 'Benefits documents.pdf',
+      permissions: [linkGrant('benefits', 'organization')],
+    });
+    tenant.expireTokens(6);
+    const tokensTaken = tenant.login.requests.length;
+    tenant.graph.failNext(3, { kind: 'rateLimit', retryAfter: 0 });
+    tenant.graph.failNext(1, { kind: 'status', status: 503, headers: { 'retry-after': '0' } });
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await indexed(connectionId)).toEqual(sharePointFiles());
+    expect(tenant.graph.requests.filter((request) => request.outcome === 'rateLimit')).toHaveLength(3);
+    // The engine's context took a token, Graph refused it as expired, and the connector took another.
+    expect(tenant.login.requests.length).toBe(tokensTaken + 2);
+  });
+});
+
+describe('an interrupted sharepoint sync', () => {
+  it('resumes from its cursor, without enumerating finished drives again, and ends equal to the tenant', async () => {
+    const connectionId = await connect();
+    // The HR library fails as often as the client retries: the job stops with Engineering committed.
+    tenant.graph.failNext(5, { kind: 'status', status: 500 }, { path: '/v1.0/drives/b!hr/root/delta' });
+    await expect(sync(connectionId, 'full', 'job-1')).rejects.toThrow(/answered 500/);
+    const partial = await indexed(connectionId);
+    expect([...partial.keys()].every((id) => id.startsWith('b!eng:'))).toBe(true);
+    expect(partial.size).toBeGreaterThan(0);
+
+    tenant.graph.clearLog();
+    // The same job, retried: it resumes from the committed cursor.
+    expect(await sync(connectionId, 'full', 'job-1')).toMatchObject({ kind: 'complete' });
+    expect(await indexed(connectionId)).toEqual(sharePointFiles());
+    const restarted = tenant.graph.requests.filter(
+      // A fresh enumeration carries neither a delta token nor a page position.
+      (request) => request.path === '/v1.0/drives/b!eng/root/delta' && !/token=|skip=/.test(request.search),
+    );
+    expect(restarted).toEqual([]);
+  });
+});
