@@ -20,6 +20,7 @@ export {
   type RetryPolicy,
 } from './http';
 export * from './pagination';
+export { vendorFetch, type VendorFetchInit } from './vendor-fetch';
 export * from './outbound-guard';
 export { RequestLimiter, type RateLimit, type RequestLimits } from './limits';
 export { systemClock, type Clock } from './clock';
