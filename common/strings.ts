@@ -373,3 +373,9 @@ export const validation = {
   CAPTCHA_FAILED: auth.CAPTCHA_FAILED,
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
+
+/** Notion's install failures of our own (the spec has none); each completes 'Failed to install Notion: {message}'. */
+export const notion = {
+  USER_INFO_REQUIRED:
+    'the integration must be allowed to read user information including email addresses, so Scout can tell members from guests.',
+} as const;

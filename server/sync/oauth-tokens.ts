@@ -43,7 +43,9 @@ export function oauthClientConfiguration(
     },
     oauthClient.clientId,
     undefined,
-    client.ClientSecretPost(oauthClient.clientSecret),
+    settings.tokenAuth === 'basic'
+      ? client.ClientSecretBasic(oauthClient.clientSecret)
+      : client.ClientSecretPost(oauthClient.clientSecret),
   );
   config.timeout = TOKEN_REQUEST_TIMEOUT_SECONDS;
   if (new URL(settings.tokenUrl).protocol === 'http:') client.allowInsecureRequests(config);

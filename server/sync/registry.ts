@@ -3,6 +3,7 @@
 import type { Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
 import { gsitesConnector } from '../../connectors/gsites';
+import { notionConnector } from '../../connectors/notion';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -30,3 +31,4 @@ export function hasConnector(appName: string): boolean {
 registerConnector(websiteConnector);
 registerConnector(customApiConnector);
 registerConnector(gsitesConnector);
+registerConnector(notionConnector);
