@@ -336,8 +336,6 @@ export interface NotionFake {
   revokeToken(): void;
   /** The integration's capabilities as its settings grant them. */
   setCapabilities(capabilities: { comments?: boolean; userEmails?: boolean; users?: boolean }): void;
-  /** An authorization code the token endpoint will exchange once. */
-  issueCode(redirectUri: string): string;
   close(): Promise<void>;
 }
 
@@ -697,6 +695,22 @@ export async function startNotionFake(options: NotionFakeOptions = {}): Promise<
     }),
   );
 
+  // The consent page, as if Ada approved the integration at once: back to the redirect URI with a code.
+  server.route('GET', '/v1/oauth/authorize', (request) => {
+    const redirectUri = request.query.get('redirect_uri') ?? '';
+    if (
+      request.query.get('client_id') !== clientId ||
+      request.query.get('response_type') !== 'code' ||
+      request.query.get('owner') !== 'user' ||
+      !redirectUri
+    )
+      return { status: 400, json: { error: 'invalid_request' } };
+    const target = new URL(redirectUri);
+    target.searchParams.set('code', issueCode(redirectUri));
+    target.searchParams.set('state', request.query.get('state') ?? '');
+    return { status: 302, headers: { location: target.href } };
+  });
+
   // The code exchange: HTTP Basic client credentials, as Notion documents; a secret in the body is refused.
   server.route('POST', '/v1/oauth/token', (request) => {
     const basic = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
@@ -714,7 +728,7 @@ export async function startNotionFake(options: NotionFakeOptions = {}): Promise<
     const json: OauthTokenResponse = {
       access_token: token,
       token_type: 'bearer',
-      refresh_token: null,
+      refresh_token: 'ntn_fake_refresh_token_91c2',
       bot_id: botId,
       workspace_icon: null,
       workspace_name: 'Acme',
@@ -734,6 +748,12 @@ export async function startNotionFake(options: NotionFakeOptions = {}): Promise<
     };
     return { json };
   });
+
+  function issueCode(redirectUri: string): string {
+    const code = `code-${codes.size + 1}-${Date.now()}`;
+    codes.set(code, redirectUri);
+    return code;
+  }
 
   const must = (key: string) => {
     const object = objects.get(key);
@@ -781,11 +801,6 @@ export async function startNotionFake(options: NotionFakeOptions = {}): Promise<
     },
     setCapabilities(next) {
       Object.assign(capabilities, next);
-    },
-    issueCode(redirectUri) {
-      const code = `code-${codes.size + 1}-${Date.now()}`;
-      codes.set(code, redirectUri);
-      return code;
     },
     close: () => server.close(),
   };

@@ -229,7 +229,7 @@ export interface OAuthSettings {
   readonly authorizeParams?: Readonly<Record<string, string>>;
   /**
    * How the client id and secret reach the token URL: in the form body ('post', the default) or as HTTP Basic
-   * credentials ('basic'), for vendors that refuse the other (Notion answers invalid_client to 'post').
+   * credentials, unencoded as Notion's SDK sends them ('basic'), for vendors that refuse the body (Notion).
    */
   readonly tokenAuth?: 'post' | 'basic';
 }
