@@ -407,3 +407,9 @@ export const microsoft = {
   ADMIN_CONSENT_REQUIRED:
     'An Azure Global Administrator must grant Scout admin consent in your Microsoft 365 tenant.',
 } as const;
+
+/** Notion's install failures of our own (the spec has none); each completes 'Failed to install Notion: {message}'. */
+export const notion = {
+  USER_INFO_REQUIRED:
+    'the integration must be allowed to read user information including email addresses, so Scout can tell members from guests.',
+} as const;

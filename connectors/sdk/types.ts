@@ -227,6 +227,11 @@ export interface OAuthSettings {
   readonly pkce: boolean;
   /** Extra parameters of the authorization address the vendor needs (e.g. `access_type: 'offline'`). */
   readonly authorizeParams?: Readonly<Record<string, string>>;
+  /**
+   * How the client id and secret reach the token URL: in the form body ('post', the default) or as HTTP Basic
+   * credentials, unencoded as Notion's SDK sends them ('basic'), for vendors that refuse the body (Notion).
+   */
+  readonly tokenAuth?: 'post' | 'basic';
 }
 
 export interface Connector<Credentials, Config> {

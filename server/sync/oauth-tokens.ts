@@ -31,6 +31,20 @@ export function oauthClientFor(appName: string, env: NodeJS.ProcessEnv = process
   return clientId && clientSecret ? { clientId, clientSecret } : null;
 }
 
+/**
+ * HTTP Basic client credentials as the id and secret are, the way Notion's own SDK sends them. openid-client's
+ * ClientSecretBasic form-encodes both first (RFC 6749 §2.3.1), turning the dashes of a UUID client id into %2D,
+ * which a vendor that does not decode them refuses as invalid_client.
+ */
+function plainClientSecretBasic(clientSecret: string): client.ClientAuth {
+  return (_server, metadata, _body, headers) => {
+    headers.set(
+      'authorization',
+      `Basic ${Buffer.from(`${metadata.client_id}:${clientSecret}`).toString('base64')}`,
+    );
+  };
+}
+
 export function oauthClientConfiguration(
   settings: OAuthSettings,
   oauthClient: OAuthClient,
@@ -43,7 +57,9 @@ export function oauthClientConfiguration(
     },
     oauthClient.clientId,
     undefined,
-    client.ClientSecretPost(oauthClient.clientSecret),
+    settings.tokenAuth === 'basic'
+      ? plainClientSecretBasic(oauthClient.clientSecret)
+      : client.ClientSecretPost(oauthClient.clientSecret),
   );
   config.timeout = TOKEN_REQUEST_TIMEOUT_SECONDS;
   if (new URL(settings.tokenUrl).protocol === 'http:') client.allowInsecureRequests(config);

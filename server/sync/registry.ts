@@ -12,6 +12,7 @@ import { teamsConnector } from '../../connectors/msteams';
 import { outlookConnector } from '../../connectors/outlook';
 import { onedriveConnector } from '../../connectors/onedrive';
 import { sharepointConnector } from '../../connectors/sharepoint';
+import { notionConnector } from '../../connectors/notion';
 import { websiteConnector } from '../../connectors/website';
 
 /** Credentials and config are the connector's own types; the engine only passes them through. */
@@ -48,3 +49,4 @@ registerConnector(outlookConnector);
 registerConnector(teamsConnector);
 registerConnector(sharepointConnector);
 registerConnector(onedriveConnector);
+registerConnector(notionConnector);
