@@ -45,6 +45,19 @@ async function begin(): Promise<number> {
   return id;
 }
 
+/**
+ * Statements outside a transaction run one at a time with a turn of this thread's event loop between them. PGlite
+ * starts the next queued statement in the same microtask run that ends the last, so a backlog would otherwise hold
+ * every later message, a health ping included, until the whole backlog ends. Statements inside a transaction skip
+ * this queue: they run under the transaction's lock, which the queued ones wait for.
+ */
+let outsideTransactions: Promise<unknown> = Promise.resolve();
+function inTurn<T>(statement: () => Promise<T>): Promise<T> {
+  const run = outsideTransactions.then(() => new Promise((resolve) => setImmediate(resolve))).then(statement);
+  outsideTransactions = run.catch(() => {});
+  return run;
+}
+
 async function handle(request: ThreadRequest): Promise<unknown> {
   switch (request.op) {
     case 'open':
@@ -56,13 +69,14 @@ async function handle(request: ThreadRequest): Promise<unknown> {
       return null;
     case 'query': {
       const parsers = Object.fromEntries(request.shape.textTypes.map((type) => [type, keepAsText]));
-      return runner(request.tx).query(request.sql, request.params, {
-        rowMode: request.shape.rowMode,
-        parsers,
-      });
+      const query = () =>
+        runner(request.tx).query(request.sql, request.params, { rowMode: request.shape.rowMode, parsers });
+      return request.tx === undefined ? inTurn(query) : query();
     }
-    case 'exec':
-      return runner(request.tx).exec(request.sql);
+    case 'exec': {
+      const exec = () => runner(request.tx).exec(request.sql);
+      return request.tx === undefined ? inTurn(exec) : exec();
+    }
     case 'begin':
       return begin();
     case 'end': {
@@ -73,6 +87,8 @@ async function handle(request: ThreadRequest): Promise<unknown> {
       await open.done;
       return null;
     }
+    case 'alive':
+      return pg !== undefined && !pg.closed;
     case 'close':
       if (pg && !pg.closed) await pg.close();
       return null;

@@ -35,7 +35,8 @@ export type ThreadRequest =
   | { id: number; op: 'exec'; sql: string; tx?: number }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
-  | { id: number; op: 'close' };
+  | { id: number; op: 'close' }
+  | { id: number; op: 'alive' };
 
 /** A PostgreSQL error's fields (code, constraint, detail…), which callers test, without its parameters. */
 export type ThreadError = { message: string } & Record<string, string | number | boolean | undefined>;
@@ -145,6 +146,15 @@ export class EmbeddedClient {
       await this.#call({ op: 'end', tx: txId, commit: true });
     }
     return result;
+  }
+
+  /**
+   * Whether the store's thread answers and its database is open. It asks the thread, not PostgreSQL: the answer
+   * waits for at most the statement running now, never for the queue behind it (a health check during a large
+   * ingest would otherwise take as long as the ingest's backlog).
+   */
+  async alive(): Promise<void> {
+    if (!(await this.#call({ op: 'alive' }))) throw new EmbeddedThreadError('the embedded store is not open');
   }
 
   async close(): Promise<void> {

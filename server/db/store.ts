@@ -74,7 +74,7 @@ export interface StoreOptions {
 export interface Store {
   kind: 'embedded' | 'server';
   db: Db;
-  /** Round trip to the database (health checks). */
+  /** Whether the database answers (health checks): a round trip to a server; the embedded thread says it is open. */
   ping(): Promise<void>;
   /** Applies pending migrations; a no-op when up to date. `openStore` already did it once. */
   migrate(): Promise<void>;
@@ -226,9 +226,7 @@ async function openEmbeddedStore(
   return {
     kind: 'embedded',
     db,
-    async ping() {
-      await client.query('SELECT 1');
-    },
+    ping: () => client.alive(),
     migrate,
     close,
     hasExtension: (name) => extensions.has(name),
