@@ -24,7 +24,7 @@ program
     const config = loadConfig({ ...process.env, ...(options.port ? { PORT: options.port } : {}) });
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, { logger });
-    const worker = options.worker ? startBackgroundWork(server.store, logger) : null;
+    const worker = options.worker ? startBackgroundWork(server.store, logger, config.workerLanes) : null;
     logger[server.listening.level]({ url: server.url, store: server.store.kind }, server.listening.message);
     onShutdown(logger, async () => {
       await worker?.stop();
@@ -40,7 +40,7 @@ program
     const logger = createLogger(config.logLevel);
     const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
     const recovery = await startCrashRecovery(store, logger);
-    const worker = startBackgroundWork(store, logger);
+    const worker = startBackgroundWork(store, logger, config.workerLanes);
     logger.info({ store: store.kind }, 'worker started');
     onShutdown(logger, async () => {
       await worker.stop();

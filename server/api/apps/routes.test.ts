@@ -19,6 +19,7 @@ import { ADMIN_REQUIRED_MESSAGE, planRequiredMessage } from '../../policies/acce
 import { HRIS_DISCONNECT_MESSAGE, NOT_CONNECTABLE_MESSAGE } from '../../policies/app-connections';
 import { upsertDocuments } from '../../search';
 import { decryptCredentials } from '../../sync/connections';
+import { syncDedupeKey } from '../../sync/jobs';
 import { registerConnector } from '../../sync/registry';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
@@ -393,7 +394,7 @@ describe('PUT /app/install/{app}', () => {
     const queued = await server.store.db
       .select()
       .from(jobs)
-      .where(eq(jobs.dedupeKey, `connector.sync:${connection.id}`));
+      .where(eq(jobs.dedupeKey, syncDedupeKey(connection.id, 'full')));
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({
       kind: 'connector.sync',
