@@ -373,3 +373,14 @@ export const validation = {
   CAPTCHA_FAILED: auth.CAPTCHA_FAILED,
   TOKENS_NOT_FOUND: chat.TOKENS_NOT_FOUND,
 } as const;
+
+/** An app's page for admins: each connection's sync details (the spec has no words for these; ours). */
+export const connectionDetails = {
+  TITLE: 'Sync details',
+  CONNECTION: 'Connection',
+  LAST_SYNC: 'Last sync',
+  ITEMS: 'Items',
+  LAST_ERROR: 'Last error',
+  NEVER: 'Never',
+  NONE: 'None',
+} as const;

@@ -24,7 +24,11 @@ const SCHEDULES: readonly Schedule[] = [
 export type BackgroundWork = { stop(): Promise<void> };
 
 /** The worker and the scheduler, as `scout serve` (by default) and `scout worker` run them. */
-export function startBackgroundWork(store: Store, logger: Logger, lanes: LaneSizes = DEFAULT_LANE_SIZES): BackgroundWork {
+export function startBackgroundWork(
+  store: Store,
+  logger: Logger,
+  lanes: LaneSizes = DEFAULT_LANE_SIZES,
+): BackgroundWork {
   const worker = runWorker(store, logger, { lanes });
   const scheduler = runScheduler(store, logger, SCHEDULES);
   return {

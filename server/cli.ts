@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { loadConfig } from './config';
 import { openStore } from './db/store';
 import { createLogger } from './logger';
+import { registerJobCommands } from './jobs/cli';
 import { registerOrgCommands } from './orgs/cli';
 import { registerSearchCommands } from './search/cli';
 import { startCrashRecovery, startServer } from './serve';
@@ -61,6 +62,7 @@ program
   });
 
 registerOrgCommands(program);
+registerJobCommands(program);
 registerSearchCommands(program);
 
 /** SIGTERM and SIGINT stop taking work, let what is in flight finish, close the store, then exit. */

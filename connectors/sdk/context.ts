@@ -34,7 +34,10 @@ export function createConnectionLimiter(
 }
 
 /** The key of the limiter an org's connections of the connector's vendor share. */
-export function vendorLimiterKey(orgId: string, connector: { readonly shortname: string; readonly vendor?: string }) {
+export function vendorLimiterKey(
+  orgId: string,
+  connector: { readonly shortname: string; readonly vendor?: string },
+) {
   return `${orgId}:${connector.vendor ?? connector.shortname}`;
 }
 

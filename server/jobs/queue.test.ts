@@ -10,7 +10,9 @@ import { claimJob, completeJob, enqueueJob } from './queue';
 const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
 const stores = [
   { name: 'embedded PGlite', databaseUrl: null },
-  ...(testDatabaseUrl ? [{ name: 'PostgreSQL server (TEST_DATABASE_URL)', databaseUrl: testDatabaseUrl }] : []),
+  ...(testDatabaseUrl
+    ? [{ name: 'PostgreSQL server (TEST_DATABASE_URL)', databaseUrl: testDatabaseUrl }]
+    : []),
 ];
 
 describe.each(stores)('the job queue on $name', ({ databaseUrl }) => {
@@ -45,6 +47,15 @@ describe.each(stores)('the job queue on $name', ({ databaseUrl }) => {
     expect(await claimJob(store.db, 'w-2', [kind])).toBeNull();
     await completeJob(store.db, running!, 'w-1');
     expect((await claimJob(store.db, 'w-2', [kind]))?.id).toBe(second);
+  });
+
+  it("takes over an expired lease of another process, never a sibling slot's of its own", async () => {
+    const kind = uniqueKind('lease');
+    const id = await enqueueJob(store.db, { kind });
+    expect((await claimJob(store.db, 'process-a#1', [kind], 20))?.id).toBe(id);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await claimJob(store.db, 'process-a#2', [kind])).toBeNull();
+    expect((await claimJob(store.db, 'process-b#1', [kind]))?.lockedBy).toBe('process-b#1');
   });
 
   it('never runs two jobs of one exclusive key when many claimers race', async () => {

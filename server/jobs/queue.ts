@@ -42,12 +42,16 @@ const UNIQUE_VIOLATION = '23505';
 /** Drizzle wraps the driver's error; its `cause` carries PostgreSQL's code. */
 function isUniqueViolation(error: unknown): boolean {
   const codeOf = (value: unknown) => (value as { code?: unknown } | undefined)?.code;
-  return codeOf(error) === UNIQUE_VIOLATION || codeOf((error as { cause?: unknown }).cause) === UNIQUE_VIOLATION;
+  return (
+    codeOf(error) === UNIQUE_VIOLATION || codeOf((error as { cause?: unknown }).cause) === UNIQUE_VIOLATION
+  );
 }
 
 /**
  * Claims the oldest due job of the given kinds in the given lane, or one whose lease expired. `FOR UPDATE SKIP
- * LOCKED` lets any number of workers poll the same table without taking the same row twice. A job whose exclusive
+ * LOCKED` lets any number of workers poll the same table without taking the same row twice. An expired lease is
+ * never taken by another slot of the process holding it: that process is alive (it is us), its slot merely slow,
+ * and taking it over would make the two slots steal the job from each other. A job whose exclusive
  * key another running job holds waits its turn; two claimers racing for two such jobs collide on the unique index,
  * and the loser claims nothing this time.
  */
@@ -80,7 +84,8 @@ export async function claimJob(
           sql`(select candidate.id from ${jobs} candidate
                 where candidate.kind in (${kindList}) ${inLane}
                   and ((candidate.status = 'queued' and candidate.run_at <= now())
-                    or (candidate.status = 'running' and candidate.locked_until < now()))
+                    or (candidate.status = 'running' and candidate.locked_until < now()
+                      and split_part(candidate.locked_by, '#', 1) <> split_part(${workerId}, '#', 1)))
                   and (candidate.exclusive_key is null or not exists (
                     select 1 from ${jobs} holder
                      where holder.exclusive_key = candidate.exclusive_key

@@ -409,7 +409,10 @@ export async function runSync(db: Db, input: SyncInput): Promise<SyncOutcome> {
       config: connectionExtra(connection).config,
       logger: log,
       signal: input.signal,
-      limiter: vendorLimiters.limiterFor(vendorLimiterKey(connection.orgId, connector), connector.limits ?? {}),
+      limiter: vendorLimiters.limiterFor(
+        vendorLimiterKey(connection.orgId, connector),
+        connector.limits ?? {},
+      ),
       siteArchives: siteArchivesFor(db, connection),
     });
     if (input.mode === 'prune')

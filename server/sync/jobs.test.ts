@@ -109,7 +109,9 @@ describe('sync jobs', () => {
       .where(
         inArray(
           jobs.dedupeKey,
-          (['incremental', 'prune', 'permissions'] as const).map((mode) => syncDedupeKey(connection.id, mode)),
+          (['incremental', 'prune', 'permissions'] as const).map((mode) =>
+            syncDedupeKey(connection.id, mode),
+          ),
         ),
       );
     expect(live.map((job) => job.lane).sort()).toEqual(['long', 'long', 'quick']);
@@ -151,7 +153,10 @@ describe('sync jobs', () => {
     const first = await connect();
     const second = await connect();
     const otherOrg = await createOrg(store.db, { domain: 'sync-jobs-other.test' });
-    const otherOwner = await createUser(store.db, otherOrg, { email: 'owner@sync-jobs-other.test', admin: true });
+    const otherOwner = await createUser(store.db, otherOrg, {
+      email: 'owner@sync-jobs-other.test',
+      admin: true,
+    });
     const elsewhere = await connect(otherOrg, otherOwner);
 
     fake.server.failNext(1, { kind: 'rateLimit', retryAfter: 3600 });

@@ -562,4 +562,45 @@ describe('GET /_fetchData/apps', () => {
       progress: 0,
     });
   });
+
+  it("shows admins each connection's item count and last error, and members neither", async () => {
+    const { org, admin, adminToken, memberToken } = await setup('ENTERPRISE');
+    const orgSlack = await addConnection(org, admin, 'slack', true);
+    await upsertDocuments(
+      server.store.db,
+      org.id,
+      ['a', 'b', 'c'].map((externalId) => ({
+        source: 'slack',
+        connectionId: orgSlack.id,
+        externalId,
+        title: `Message ${externalId}`,
+        body: 'hello',
+        acl: ['org'],
+      })),
+    );
+    const failedAt = new Date('2026-01-02T03:04:05.000Z');
+    await server.store.db
+      .update(appConnections)
+      .set({ lastError: 'upstream 503', lastErrorAt: failedAt })
+      .where(eq(appConnections.id, orgSlack.id));
+    const slackOf = async (token: string) => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: '/api/v1/_fetchData/apps',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<AppsResponse>().apps.find((entry) => entry.shortname === 'slack')!.connections[0]!;
+    };
+    expect(await slackOf(adminToken)).toMatchObject({
+      id: orgSlack.id,
+      itemCount: 3,
+      lastError: 'upstream 503',
+      lastErrorAt: failedAt.toISOString(),
+    });
+    const seenByMember = await slackOf(memberToken);
+    expect(seenByMember.id).toBe(orgSlack.id);
+    expect(seenByMember).not.toHaveProperty('itemCount');
+    expect(seenByMember).not.toHaveProperty('lastError');
+  });
 });
