@@ -413,3 +413,14 @@ export const notion = {
   USER_INFO_REQUIRED:
     'the integration must be allowed to read user information including email addresses, so Scout can tell members from guests.',
 } as const;
+
+/** An app's page for admins: each connection's sync details (the spec has no words for these; ours). */
+export const connectionDetails = {
+  TITLE: 'Sync details',
+  CONNECTION: 'Connection',
+  LAST_SYNC: 'Last sync',
+  ITEMS: 'Items',
+  LAST_ERROR: 'Last error',
+  NEVER: 'Never',
+  NONE: 'None',
+} as const;

@@ -7,7 +7,7 @@ import { embeddingsBackfillSchedule } from './search/embeddings-job';
 import { permissionSyncSchedule, pruneSchedule, syncSchedule } from './sync/jobs';
 import { chatRetentionSchedule } from './topics/retention';
 import { runScheduler, type Schedule } from './jobs/schedule';
-import { runWorker } from './jobs/worker';
+import { DEFAULT_LANE_SIZES, runWorker, type LaneSizes } from './jobs/worker';
 // Job handlers without a schedule register on import too; a worker process imports no routes to load them.
 import './uploads/index-job';
 
@@ -24,8 +24,12 @@ const SCHEDULES: readonly Schedule[] = [
 export type BackgroundWork = { stop(): Promise<void> };
 
 /** The worker and the scheduler, as `scout serve` (by default) and `scout worker` run them. */
-export function startBackgroundWork(store: Store, logger: Logger): BackgroundWork {
-  const worker = runWorker(store, logger);
+export function startBackgroundWork(
+  store: Store,
+  logger: Logger,
+  lanes: LaneSizes = DEFAULT_LANE_SIZES,
+): BackgroundWork {
+  const worker = runWorker(store, logger, { lanes });
   const scheduler = runScheduler(store, logger, SCHEDULES);
   return {
     async stop() {

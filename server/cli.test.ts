@@ -4,7 +4,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConnectionStatus } from '../common/connection-status';
+import { appConnections, jobs } from './db/schema';
+import { openStore } from './db/store';
+import { enqueueJob } from './jobs/queue';
+import { createOrg } from './testing/fixtures';
 
 const SCOUT = fileURLToPath(new URL('../bin/scout.js', import.meta.url));
 const dirs: string[] = [];
@@ -60,6 +66,61 @@ describe('the scout command', () => {
       child.kill('SIGTERM');
       // A clean close leaves the data directory ready for the next start (the second run proves it).
       expect(await exit).toBe(0);
+    }
+  }, 120_000);
+
+  it('lists failed jobs and connections with `scout jobs`, and queues a failed job again with `jobs retry`', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'scout-cli-jobs-'));
+    dirs.push(dataDir);
+    const { DATABASE_URL: _url, SCOUT_SECRET_KEY: _key, ...inherited } = process.env;
+    const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+    const store = await openStore({ databaseUrl: null, dataDir });
+    const org = await createOrg(store.db, { domain: 'cli-jobs.test' });
+    const [connection] = await store.db
+      .insert(appConnections)
+      .values({ orgId: org.id, appName: 'website', isOrg: true, statusCode: ConnectionStatus.IndexingFailed })
+      .returning();
+    await store.db
+      .update(appConnections)
+      .set({ lastError: 'the site answered 503', lastErrorAt: new Date() })
+      .where(eq(appConnections.id, connection!.id));
+    const failed = await enqueueJob(store.db, {
+      kind: 'connector.sync',
+      payload: { connectionId: connection!.id, mode: 'full' },
+      lane: 'long',
+    });
+    await store.db
+      .update(jobs)
+      .set({ status: 'failed', attempts: 5, lastError: 'the site answered 503' })
+      .where(eq(jobs.id, failed));
+    await store.close();
+
+    const list = spawnSync(process.execPath, [SCOUT, 'jobs'], { env, encoding: 'utf8' });
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toContain(
+      `${failed}  failed  long  connector.sync full ${connection!.id}  attempts 5/5`,
+    );
+    expect(list.stdout).toContain('error: the site answered 503');
+    expect(list.stdout).toMatch(
+      new RegExp(
+        `${connection!.id}  cli-jobs.test  website  IndexingFailed  last sync never  0 items  last error .*: the site answered 503`,
+      ),
+    );
+
+    const retry = spawnSync(process.execPath, [SCOUT, 'jobs', 'retry', failed], { env, encoding: 'utf8' });
+    expect(retry.status, retry.stderr).toBe(0);
+    expect(retry.stdout).toBe(`${failed}: queued again\n`);
+    const again = spawnSync(process.execPath, [SCOUT, 'jobs', 'retry', failed], { env, encoding: 'utf8' });
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('has not failed');
+
+    const reopened = await openStore({ databaseUrl: null, dataDir });
+    try {
+      const [row] = await reopened.db.select().from(jobs).where(eq(jobs.id, failed));
+      expect(row).toMatchObject({ status: 'queued', attempts: 0 });
+      expect(row!.runAt.getTime()).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await reopened.close();
     }
   }, 120_000);
 });

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { loadConfig } from './config';
 import { openStore } from './db/store';
 import { createLogger } from './logger';
+import { registerJobCommands } from './jobs/cli';
 import { registerOrgCommands } from './orgs/cli';
 import { registerSearchCommands } from './search/cli';
 import { startCrashRecovery, startServer } from './serve';
@@ -24,7 +25,7 @@ program
     const config = loadConfig({ ...process.env, ...(options.port ? { PORT: options.port } : {}) });
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, { logger });
-    const worker = options.worker ? startBackgroundWork(server.store, logger) : null;
+    const worker = options.worker ? startBackgroundWork(server.store, logger, config.workerLanes) : null;
     logger[server.listening.level]({ url: server.url, store: server.store.kind }, server.listening.message);
     onShutdown(logger, async () => {
       await worker?.stop();
@@ -40,7 +41,7 @@ program
     const logger = createLogger(config.logLevel);
     const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
     const recovery = await startCrashRecovery(store, logger);
-    const worker = startBackgroundWork(store, logger);
+    const worker = startBackgroundWork(store, logger, config.workerLanes);
     logger.info({ store: store.kind }, 'worker started');
     onShutdown(logger, async () => {
       await worker.stop();
@@ -61,6 +62,7 @@ program
   });
 
 registerOrgCommands(program);
+registerJobCommands(program);
 registerSearchCommands(program);
 
 /** SIGTERM and SIGINT stop taking work, let what is in flight finish, close the store, then exit. */

@@ -25,6 +25,9 @@ const envSchema = z.object({
   CAPTCHA_VERIFY_URL: z.string().url().default('https://www.google.com/recaptcha/api/siteverify'),
   /** 'false' stops sign-up from creating new orgs. */
   SELF_SERVE_SIGNUP: z.enum(['true', 'false']).default('true'),
+  /** Background jobs one process runs at once: quick ones (uploads, permission syncs, embeddings) and long syncs. */
+  SCOUT_QUICK_JOBS: z.coerce.number().int().min(1).max(64).default(2),
+  SCOUT_LONG_JOBS: z.coerce.number().int().min(1).max(64).default(2),
 });
 
 export type Config = {
@@ -43,6 +46,8 @@ export type Config = {
   selfServeSignup: boolean;
   /** Hosts a guarded outbound fetch (an org's SSO issuer) may reach at private addresses: SCOUT_ALLOW_PRIVATE_HOSTS. */
   allowPrivateHosts: PrivateAccess;
+  /** Worker slots per lane: SCOUT_QUICK_JOBS and SCOUT_LONG_JOBS. */
+  workerLanes: { quick: number; long: number };
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -74,5 +79,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     captcha: e.CAPTCHA_SECRET ? { secret: e.CAPTCHA_SECRET, verifyUrl: e.CAPTCHA_VERIFY_URL } : null,
     selfServeSignup: e.SELF_SERVE_SIGNUP === 'true',
     allowPrivateHosts: privateAccessFromEnv(env),
+    workerLanes: { quick: e.SCOUT_QUICK_JOBS, long: e.SCOUT_LONG_JOBS },
   };
 }

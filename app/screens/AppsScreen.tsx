@@ -7,6 +7,7 @@ import { useSignedInUser } from '../auth/session';
 import { AppActionsProvider } from '../components/apps/AppActions';
 import { AppsLoadState } from '../components/apps/AppsLoadState';
 import { AppsTable } from '../components/apps/AppsTable';
+import { ConnectionDetails } from '../components/apps/ConnectionDetails';
 import { useApps } from '../components/apps/apps-api';
 import { connectedApps, type FeatureSet, type Viewer } from '../components/apps/apps-view';
 import { appsCopy } from '../strings';
@@ -74,7 +75,16 @@ export function AppsScreen() {
             <Text c="dimmed">{appsCopy.NO_CONNECTIONS}</Text>
           </Stack>
         ) : (
-          <AppsTable entries={entries} allEntries={all} viewer={viewer} features={features} linkBase={base} />
+          <>
+            <AppsTable
+              entries={entries}
+              allEntries={all}
+              viewer={viewer}
+              features={features}
+              linkBase={base}
+            />
+            {single && <ConnectionDetails connections={single.connections} />}
+          </>
         )}
       </Stack>
     </AppActionsProvider>

@@ -48,6 +48,11 @@ export const appConnectionSchema = z.object({
   isOrg: z.boolean(),
   isInstant: z.boolean(),
   createdAt: z.string(),
+  /** For admins only: the documents indexed from the connection. */
+  itemCount: z.number().int().min(0).optional(),
+  /** For admins only: the last failed sync attempt, cleared when a sync completes. */
+  lastError: z.string().nullable().optional(),
+  lastErrorAt: z.string().nullable().optional(),
 });
 export type AppConnectionView = z.infer<typeof appConnectionSchema>;
 

@@ -33,6 +33,14 @@ export function createConnectionLimiter(
   return new RequestLimiter(connector.limits ?? {}, clock);
 }
 
+/** The key of the limiter an org's connections of the connector's vendor share. */
+export function vendorLimiterKey(
+  orgId: string,
+  connector: { readonly shortname: string; readonly vendor?: string },
+) {
+  return `${orgId}:${connector.vendor ?? connector.shortname}`;
+}
+
 /**
  * What the engine (and the conformance kit) builds before calling a connector. Credentials that no longer fit the
  * schema are reported as invalid credentials: reconnecting is the one fix a user has.

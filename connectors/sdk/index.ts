@@ -3,7 +3,12 @@
 export * from './types';
 export * from './errors';
 export { defineConnector, type ConnectorDefinition } from './define-connector';
-export { createConnectorContext, createConnectionLimiter, type ConnectorContextInput } from './context';
+export {
+  createConnectorContext,
+  createConnectionLimiter,
+  vendorLimiterKey,
+  type ConnectorContextInput,
+} from './context';
 export {
   DEFAULT_RETRY_POLICY,
   DEFAULT_TIMEOUT_MS,
@@ -21,7 +26,7 @@ export {
 } from './http';
 export * from './pagination';
 export * from './outbound-guard';
-export { RequestLimiter, type RateLimit, type RequestLimits } from './limits';
+export { LimiterPool, RequestLimiter, type RateLimit, type RequestLimits } from './limits';
 export { systemClock, type Clock } from './clock';
 export { silentLogger, type ConnectorLogger } from './logger';
 export { callVendor, unwrapConnectorError, vendorFetch, type VendorFetch } from './vendor-fetch';

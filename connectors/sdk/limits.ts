@@ -163,3 +163,23 @@ export class RequestLimiter {
     }
   }
 }
+
+/**
+ * Limiters by key, each made on first use with the limits of whoever asked first. The engine keys them by org and
+ * vendor, so all of an org's connections of one vendor share its allowance and its 429 pauses, as the vendor
+ * counts them (per workspace or tenant), instead of each connection spending the whole allowance on its own.
+ */
+export class LimiterPool {
+  readonly #limiters = new Map<string, RequestLimiter>();
+
+  constructor(private readonly clock: Clock) {}
+
+  limiterFor(key: string, limits: RequestLimits): RequestLimiter {
+    let limiter = this.#limiters.get(key);
+    if (!limiter) {
+      limiter = new RequestLimiter(limits, this.clock);
+      this.#limiters.set(key, limiter);
+    }
+    return limiter;
+  }
+}

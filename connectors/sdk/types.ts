@@ -248,8 +248,16 @@ export interface Connector<Credentials, Config> {
   readonly credentialFields: readonly CredentialField<Credentials>[];
   /** Names the credential in 'Incorrect {credential name}. Please try again.' */
   readonly credentialName: CredentialName;
-  /** The vendor's published limits, enforced per connection by the HTTP client. */
+  /**
+   * The vendor's published limits, enforced by the HTTP client for all of an org's connections of the vendor
+   * together (the engine shares one limiter per org and vendor).
+   */
   readonly limits?: RequestLimits;
+  /**
+   * Apps whose requests count against one vendor allowance name the same vendor ('google', 'microsoft'), so
+   * their connections share one limiter; defaults to the app's shortname.
+   */
+  readonly vendor?: string;
   /** Set for apps connected through the OAuth popup rather than a credentials form. */
   readonly oauth?: OAuthSettings;
   /**

@@ -47,6 +47,8 @@ export const messageStatuses = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'] as 
 export const bookmarkScopes = ['USER', 'ORG'] as const;
 // internal to the queue (never on the wire), hence lower case
 export const jobStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
+/** Worker lanes (DESIGN §5): quick jobs (uploads, permission syncs, embeddings) never wait behind long syncs. */
+export const jobLanes = ['quick', 'long'] as const;
 export const loginCodePurposes = ['LOGIN', 'SIGNUP'] as const;
 
 export type AllowedDomainStatus = (typeof allowedDomainStatuses)[number];
@@ -333,6 +335,9 @@ export const appConnections = pgTable(
     cursor: jsonb('cursor').$type<JsonObject>(),
     syncedFrom: timestamp('synced_from', tz),
     syncedUntil: timestamp('synced_until', tz),
+    // the last failure of a sync job (kept while it retries; cleared by the next sync that completes)
+    lastError: text('last_error'),
+    lastErrorAt: timestamp('last_error_at', tz),
     workspaceId: text('workspace_id'),
     workspaceName: text('workspace_name'),
     onlyBotSearchEnabled: boolean('only_bot_search_enabled').notNull().default(false),
@@ -927,8 +932,11 @@ export const jobs = pgTable(
     lockedUntil: timestamp('locked_until', tz),
     lockedBy: text('locked_by'),
     lastError: text('last_error'),
-    // at most one live (queued or running) job per key, e.g. one sync per connection
+    // at most one live (queued or running) job per key, e.g. one sync of each kind per connection
     dedupeKey: text('dedupe_key'),
+    lane: text('lane', { enum: jobLanes }).notNull().default('quick'),
+    // at most one running job per key: a connection's syncs of different kinds take turns
+    exclusiveKey: text('exclusive_key'),
     finishedAt: timestamp('finished_at', tz),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -946,6 +954,9 @@ export const jobs = pgTable(
     uniqueIndex('jobs_dedupe_key')
       .on(t.dedupeKey)
       .where(sql`status IN ('queued', 'running')`),
+    uniqueIndex('jobs_exclusive_key')
+      .on(t.exclusiveKey)
+      .where(sql`status = 'running'`),
   ],
 );
 

@@ -1,9 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/store';
-import { jobs } from '../db/schema';
+import { jobs, type jobLanes } from '../db/schema';
 import { newId } from '../db/ids';
 
 export type Job = typeof jobs.$inferSelect;
+export type JobLane = (typeof jobLanes)[number];
 
 /** A job whose worker died is taken again once its lease runs out. */
 export const DEFAULT_LEASE_MS = 5 * 60_000;
@@ -16,6 +17,8 @@ export async function enqueueJob(
     orgId?: string | null;
     runAt?: Date;
     dedupeKey?: string;
+    lane?: JobLane;
+    exclusiveKey?: string;
   },
 ): Promise<string> {
   const id = newId();
@@ -27,48 +30,77 @@ export async function enqueueJob(
     runAt: job.runAt ?? new Date(),
     status: 'queued',
     dedupeKey: job.dedupeKey ?? null,
+    lane: job.lane ?? 'quick',
+    exclusiveKey: job.exclusiveKey ?? null,
   });
   return id;
 }
 
+/** PostgreSQL's unique_violation: two claimers raced for jobs of one exclusive key. */
+const UNIQUE_VIOLATION = '23505';
+
+/** Drizzle wraps the driver's error; its `cause` carries PostgreSQL's code. */
+function isUniqueViolation(error: unknown): boolean {
+  const codeOf = (value: unknown) => (value as { code?: unknown } | undefined)?.code;
+  return (
+    codeOf(error) === UNIQUE_VIOLATION || codeOf((error as { cause?: unknown }).cause) === UNIQUE_VIOLATION
+  );
+}
+
 /**
- * Claims the oldest due job of the given kinds, or one whose lease expired. `FOR UPDATE SKIP LOCKED` lets any
- * number of workers poll the same table without taking the same row twice.
+ * Claims the oldest due job of the given kinds in the given lane, or one whose lease expired. `FOR UPDATE SKIP
+ * LOCKED` lets any number of workers poll the same table without taking the same row twice. An expired lease is
+ * never taken by another slot of the process holding it: that process is alive (it is us), its slot merely slow,
+ * and taking it over would make the two slots steal the job from each other. A job whose exclusive
+ * key another running job holds waits its turn; two claimers racing for two such jobs collide on the unique index,
+ * and the loser claims nothing this time.
  */
 export async function claimJob(
   db: Db,
   workerId: string,
   kinds: readonly string[],
   leaseMs: number = DEFAULT_LEASE_MS,
+  lane?: JobLane,
 ): Promise<Job | null> {
   if (kinds.length === 0) return null;
   const kindList = sql.join(
     kinds.map((kind) => sql`${kind}`),
     sql`, `,
   );
+  const inLane = lane ? sql`and candidate.lane = ${lane}` : sql``;
   const leaseUntil = new Date(Date.now() + leaseMs);
-  const claimed = await db
-    .update(jobs)
-    .set({
-      status: 'running',
-      lockedBy: workerId,
-      lockedUntil: leaseUntil,
-      attempts: sql`${jobs.attempts} + 1`,
-    })
-    .where(
-      eq(
-        jobs.id,
-        sql`(select ${jobs.id} from ${jobs}
-              where ${jobs.kind} in (${kindList})
-                and ((${jobs.status} = 'queued' and ${jobs.runAt} <= now())
-                  or (${jobs.status} = 'running' and ${jobs.lockedUntil} < now()))
-              order by ${jobs.priority} desc, ${jobs.runAt}
-              limit 1
-              for update skip locked)`,
-      ),
-    )
-    .returning();
-  return claimed[0] ?? null;
+  try {
+    const claimed = await db
+      .update(jobs)
+      .set({
+        status: 'running',
+        lockedBy: workerId,
+        lockedUntil: leaseUntil,
+        attempts: sql`${jobs.attempts} + 1`,
+      })
+      .where(
+        eq(
+          jobs.id,
+          sql`(select candidate.id from ${jobs} candidate
+                where candidate.kind in (${kindList}) ${inLane}
+                  and ((candidate.status = 'queued' and candidate.run_at <= now())
+                    or (candidate.status = 'running' and candidate.locked_until < now()
+                      and split_part(candidate.locked_by, '#', 1) <> split_part(${workerId}, '#', 1)))
+                  and (candidate.exclusive_key is null or not exists (
+                    select 1 from ${jobs} holder
+                     where holder.exclusive_key = candidate.exclusive_key
+                       and holder.status = 'running' and holder.id <> candidate.id))
+                order by candidate.priority desc, candidate.run_at
+                limit 1
+                for update skip locked)`,
+        ),
+      )
+      .returning();
+    return claimed[0] ?? null;
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
 }
 
 export async function completeJob(db: Db, job: Job, workerId: string): Promise<void> {

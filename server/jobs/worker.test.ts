@@ -75,4 +75,40 @@ describe('job queue', () => {
     await enqueueJob(store.db, { kind: 'test.later', runAt: new Date(Date.now() + 60_000) });
     expect(await claimJob(store.db, 'worker-a', ['test.later'])).toBeNull();
   });
+
+  it('runs quick jobs while every long slot is busy, and the long jobs side by side', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let runningLong = 0;
+    let mostLong = 0;
+    registerJobHandler('test.crawl', async () => {
+      runningLong += 1;
+      mostLong = Math.max(mostLong, runningLong);
+      await released;
+      runningLong -= 1;
+    });
+    registerJobHandler('test.upload', async () => {});
+    const crawls = [
+      await enqueueJob(store.db, { kind: 'test.crawl', lane: 'long' }),
+      await enqueueJob(store.db, { kind: 'test.crawl', lane: 'long' }),
+    ];
+    const worker = runWorker(store, logger, { idleMs: 10, lanes: { quick: 1, long: 2 } });
+    try {
+      await waitFor(
+        async () => mostLong,
+        (most) => most === 2,
+      );
+      const upload = await enqueueJob(store.db, { kind: 'test.upload' });
+      const uploaded = await waitFor(
+        () => jobRow(upload),
+        (r) => r?.status === 'done',
+      );
+      expect(uploaded?.status).toBe('done');
+      for (const id of crawls) expect((await jobRow(id))?.status).toBe('running');
+    } finally {
+      release();
+      await worker.stop();
+    }
+    for (const id of crawls) expect((await jobRow(id))?.status).toBe('done');
+  });
 });

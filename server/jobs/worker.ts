@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Store } from '../db/store';
 import type { Logger } from '../logger';
 import { leaseHolder } from './processes';
-import { claimJob, completeJob, failJob, type Job } from './queue';
+import { claimJob, completeJob, failJob, type Job, type JobLane } from './queue';
 
 export type JobHandler = (
   job: Job,
@@ -19,26 +19,35 @@ export function registerJobHandler(kind: string, handler: JobHandler): void {
 
 export type RunningWorker = { stop(): Promise<void> };
 
+/** How many jobs of each lane one process runs at once. */
+export type LaneSizes = Readonly<Record<JobLane, number>>;
+
+export const DEFAULT_LANE_SIZES: LaneSizes = { quick: 2, long: 2 };
+
 let workersStarted = 0;
 
 /**
- * Polls the queue until stopped. Stopping lets the job in hand finish (its handler sees the abort signal and
- * should commit what it has); an unfinished job's lease expires and another worker resumes it.
+ * Polls the queue until stopped, running up to `lanes.quick` quick jobs and `lanes.long` long ones at once, each
+ * slot with its own lease holder name, so a long crawl never holds up an upload's indexing. Stopping lets the jobs
+ * in hand finish (their handlers see the abort signal and should commit what they have); an unfinished job's
+ * lease expires and another worker resumes it.
  */
 export function runWorker(
   store: Store,
   logger: Logger,
-  options: { idleMs?: number; leaseMs?: number } = {},
+  options: { idleMs?: number; leaseMs?: number; lanes?: LaneSizes } = {},
 ): RunningWorker {
-  const workerId = leaseHolder(++workersStarted);
+  const worker = ++workersStarted;
   const idleMs = options.idleMs ?? 1000;
+  const lanes = options.lanes ?? DEFAULT_LANE_SIZES;
   const controller = new AbortController();
 
-  const loop = async () => {
+  const slot = async (lane: JobLane, index: number) => {
+    const workerId = leaseHolder(`${worker}.${lane}.${index}`);
     while (!controller.signal.aborted) {
       let job: Job | null = null;
       try {
-        job = await claimJob(store.db, workerId, [...handlers.keys()], options.leaseMs);
+        job = await claimJob(store.db, workerId, [...handlers.keys()], options.leaseMs, lane);
       } catch (error) {
         logger.error({ err: error }, 'could not poll the job queue');
       }
@@ -47,7 +56,7 @@ export function runWorker(
         continue;
       }
       const handler = handlers.get(job.kind);
-      const log = logger.child({ jobId: job.id, kind: job.kind });
+      const log = logger.child({ jobId: job.id, kind: job.kind, lane });
       try {
         if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
         await handler(job, { store, logger: log, signal: controller.signal });
@@ -61,7 +70,10 @@ export function runWorker(
     }
   };
 
-  const done = loop();
+  const slots = (['quick', 'long'] as const).flatMap((lane) =>
+    Array.from({ length: lanes[lane] }, (_, index) => slot(lane, index + 1)),
+  );
+  const done = Promise.all(slots);
   return {
     async stop() {
       controller.abort();

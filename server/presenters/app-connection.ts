@@ -3,7 +3,15 @@ import { getApp, isInstant } from '../../common/catalogue';
 import type { AppConnection } from '../db/schema';
 import { connectionProgress } from '../sync/connections';
 
-export function presentAppConnection(row: AppConnection, orgDomain: string, now: Date): AppConnectionView {
+/** The sync details an admin sees on the app's page: how much is indexed and what went wrong last. */
+export type ConnectionDetails = { itemCount: number };
+
+export function presentAppConnection(
+  row: AppConnection,
+  orgDomain: string,
+  now: Date,
+  details?: ConnectionDetails,
+): AppConnectionView {
   const app = getApp(row.appName);
   return {
     id: row.id,
@@ -23,5 +31,10 @@ export function presentAppConnection(row: AppConnection, orgDomain: string, now:
     isOrg: row.isOrg,
     isInstant: app ? isInstant(app, row.isOrg) : false,
     createdAt: row.createdAt.toISOString(),
+    ...(details && {
+      itemCount: details.itemCount,
+      lastError: row.lastError,
+      lastErrorAt: row.lastErrorAt?.toISOString() ?? null,
+    }),
   };
 }

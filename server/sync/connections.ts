@@ -1,8 +1,10 @@
 // Connection rows as the sync engine and the apps routes share them: where credentials, settings, the cursor and
 // progress live on an app_connections row, and how a connection's progress reads as a percentage.
+import { and, count, desc, eq, isNotNull } from 'drizzle-orm';
 import { z } from 'zod';
 import { ConnectionStatus, syncProgressPercent } from '../../common/connection-status';
-import type { AppConnection } from '../db/schema';
+import { appConnections, documents, orgs, type AppConnection } from '../db/schema';
+import type { Db } from '../db/store';
 import { decryptSecret, encryptSecret } from '../db/secrets';
 
 /**
@@ -53,4 +55,40 @@ export function connectionProgress(
   if (connection.statusCode === ConnectionStatus.IndexingComplete) return 100;
   const share = connectionExtra(connection).progressShare ?? 0;
   return Math.max(syncProgressPercent(connection.syncedFrom, now), Math.floor(share * 100));
+}
+
+/** Documents indexed per connection, of one org or (null) of all. */
+export async function connectionItemCounts(db: Db, orgId: string | null): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ connectionId: documents.connectionId, items: count() })
+    .from(documents)
+    .where(and(isNotNull(documents.connectionId), orgId === null ? undefined : eq(documents.orgId, orgId)))
+    .groupBy(documents.connectionId);
+  return new Map(rows.map((row) => [row.connectionId ?? '', row.items]));
+}
+
+export type ConnectionSyncState = Pick<
+  AppConnection,
+  'id' | 'appName' | 'statusCode' | 'syncedUntil' | 'lastError' | 'lastErrorAt'
+> & { orgDomain: string; itemCount: number };
+
+/** Every connection of every org with its last sync, item count and last error, newest connection first. */
+export async function connectionSyncStates(db: Db): Promise<ConnectionSyncState[]> {
+  const [rows, items] = await Promise.all([
+    db
+      .select({
+        id: appConnections.id,
+        orgDomain: orgs.domain,
+        appName: appConnections.appName,
+        statusCode: appConnections.statusCode,
+        syncedUntil: appConnections.syncedUntil,
+        lastError: appConnections.lastError,
+        lastErrorAt: appConnections.lastErrorAt,
+      })
+      .from(appConnections)
+      .innerJoin(orgs, eq(orgs.id, appConnections.orgId))
+      .orderBy(desc(appConnections.createdAt)),
+    connectionItemCounts(db, null),
+  ]);
+  return rows.map((row) => ({ ...row, itemCount: items.get(row.id) ?? 0 }));
 }

@@ -36,6 +36,7 @@ const openTestStore = (dir: string): Promise<Store> => openStore({ databaseUrl, 
 function startWorker(dir: string): {
   child: ChildProcess;
   batches: () => number;
+  slices: () => number;
   exited: Promise<NodeJS.Signals | number>;
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
@@ -44,12 +45,16 @@ function startWorker(dir: string): {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let committed = 0;
+  let sliced = 0;
   let pending = '';
   child.stdout?.on('data', (data: Buffer) => {
     pending += data.toString('utf8');
     const lines = pending.split('\n');
     pending = lines.pop() ?? '';
-    for (const line of lines) if (line.includes('"sync batch committed"')) committed += 1;
+    for (const line of lines) {
+      if (line.includes('"sync batch committed"')) committed += 1;
+      if (line.includes('"kind":"yielded"')) sliced += 1;
+    }
   });
   let stderr = '';
   child.stderr?.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
@@ -61,7 +66,7 @@ function startWorker(dir: string): {
       else reject(new Error(`worker exited with ${code}: ${stderr.slice(-2000)}`));
     });
   });
-  return { child, batches: () => committed, exited };
+  return { child, batches: () => committed, slices: () => sliced, exited };
 }
 
 async function until(condition: () => boolean, exited: Promise<unknown>): Promise<boolean> {
@@ -135,6 +140,8 @@ it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs 
   expect(killedAt).toBeLessThan(totalPages);
   const last = startWorker(dataDir);
   expect(await last.exited).toBe(0);
+  // The last run alone has more than a slice to do, so it yields its lane at least once and resumes.
+  expect(last.slices()).toBeGreaterThan(0);
 
   store = await openTestStore(dataDir);
   try {

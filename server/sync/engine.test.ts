@@ -20,7 +20,7 @@ import { runWorker } from '../jobs/worker';
 import { createOrg, createUser } from '../testing/fixtures';
 import { connectionProgress, encryptCredentials } from './connections';
 import { runSync, type SyncMode } from './engine';
-import { enqueueSync } from './jobs';
+import { enqueueSync, syncDedupeKey } from './jobs';
 import { registerConnector } from './registry';
 
 const failures = {
@@ -209,7 +209,7 @@ describe('sync engine', () => {
         await store.db
           .select()
           .from(jobs)
-          .where(and(eq(jobs.kind, 'connector.sync'), eq(jobs.dedupeKey, `connector.sync:${id}`)))
+          .where(and(eq(jobs.kind, 'connector.sync'), eq(jobs.dedupeKey, syncDedupeKey(id, 'full'))))
       )[0]!;
     try {
       for (let i = 0; i < 200; i++) {

@@ -18,10 +18,13 @@ import {
   PermissionMismatchError,
   RateLimitedError,
   DOCUMENT_ACL_BATCH_SIZE,
+  LimiterPool,
   createConnectorContext,
+  vendorLimiterKey,
   documentAclSchema,
   groupMembershipSchema,
   syncBatchSchema,
+  systemClock,
   type ConnectorContext,
   type ConnectorLogger,
   type GroupMembership,
@@ -67,10 +70,21 @@ export interface SyncLease {
   leaseMs: number;
 }
 
+/**
+ * A content sync (full or incremental) stops after this many items or this long, with its cursor committed, and
+ * answers `yielded` so its job goes back in the queue and other jobs get a turn at the lane.
+ */
+export interface SyncSlice {
+  maxItems: number;
+  maxMs: number;
+}
+
 export interface SyncInput {
   connectionId: string;
   mode: SyncMode;
   lease?: SyncLease;
+  /** Without it, a content sync runs to the end. */
+  slice?: SyncSlice;
   /** Identifies the run for resumption (the job id); a full sync by another run starts over. */
   runId: string;
   logger: ConnectorLogger;
@@ -79,6 +93,8 @@ export interface SyncInput {
 
 export type SyncOutcome =
   | { kind: 'complete'; batches: number }
+  /** The slice is used up; the next run continues from the committed cursor. */
+  | { kind: 'yielded'; batches: number; items: number }
   | { kind: 'pruned'; deleted: number }
   /** `memberships`: group memberships stored; `changed`: documents re-ACLed or removed (now readable by nobody). */
   | { kind: 'permissions'; memberships: number; changed: number }
@@ -234,17 +250,20 @@ async function setStatus(db: Db, connectionId: string, statusCode: number, statu
     );
 }
 
-function batchesOf(
-  running: Running,
-  ctx: ConnectorContext<unknown, unknown>,
-  resumeFrom: StoredCursor | null,
-): AsyncIterable<SyncBatch> {
-  const { connector, input } = running;
-  // A full sync resumed by its own job (after a crash) continues from its checkpoint; a new one starts over.
-  const resume =
-    input.mode === 'incremental' ? resumeFrom : resumeFrom?.jobId === input.runId ? resumeFrom : null;
-  return resume ? connector.incrementalSync(ctx, resume.position) : connector.fullSync(ctx);
+/**
+ * Where a content sync starts: a full sync resumed by its own job (its next slice, or after a crash) continues
+ * from its checkpoint, a new one starts over (null); an incremental sync continues from any checkpoint.
+ */
+function resumePoint(input: SyncInput, stored: StoredCursor | null): StoredCursor | null {
+  if (input.mode === 'incremental') return stored;
+  return stored?.jobId === input.runId ? stored : null;
 }
+
+/**
+ * One limiter per org and vendor for the whole process: every sync of an org's connections of one vendor draws
+ * on the same allowance. Separate processes each keep their own, and meet only through the vendor's 429s.
+ */
+const vendorLimiters = new LimiterPool(systemClock);
 
 /** Deletes the connection's documents the source no longer lists. Nothing is deleted unless the listing finished. */
 async function prune(db: Db, running: Running, ctx: ConnectorContext<unknown, unknown>): Promise<number> {
@@ -390,6 +409,10 @@ export async function runSync(db: Db, input: SyncInput): Promise<SyncOutcome> {
       config: connectionExtra(connection).config,
       logger: log,
       signal: input.signal,
+      limiter: vendorLimiters.limiterFor(
+        vendorLimiterKey(connection.orgId, connector),
+        connector.limits ?? {},
+      ),
       siteArchives: siteArchivesFor(db, connection),
     });
     if (input.mode === 'prune')
@@ -398,27 +421,40 @@ export async function runSync(db: Db, input: SyncInput): Promise<SyncOutcome> {
       const memberships = await syncGroups(db, running, ctx);
       return { kind: 'permissions', memberships, changed: await syncDocumentAcls(db, running, ctx) };
     }
+    const resume = resumePoint(input, storedCursor(connection));
     // Groups first, so members see documents shared with their groups as soon as the documents are in.
-    if (input.mode === 'full') await syncGroups(db, running, ctx);
+    if (input.mode === 'full' && !resume) await syncGroups(db, running, ctx);
 
     const startedAt = ctx.now();
     let batches = 0;
-    for await (const raw of batchesOf(running, ctx, storedCursor(connection))) {
+    let items = 0;
+    const batchIterable = resume ? connector.incrementalSync(ctx, resume.position) : connector.fullSync(ctx);
+    for await (const raw of batchIterable) {
       input.signal.throwIfAborted();
       const batch = syncBatchSchema.parse(raw);
       await commitBatch(db, running, batch);
       batches += 1;
+      items += batch.documents.length + (batch.deletedExternalIds?.length ?? 0);
       log.debug(
         { connectionId: connection.id, batches, documents: batch.documents.length },
         'sync batch committed',
       );
+      const slice = input.slice;
+      if (slice && (items >= slice.maxItems || ctx.now().getTime() - startedAt.getTime() >= slice.maxMs))
+        return { kind: 'yielded', batches, items };
     }
     input.signal.throwIfAborted();
     await db.transaction(async (tx) => {
       await lockConnection(tx, connection.id);
       await tx
         .update(appConnections)
-        .set({ statusCode: ConnectionStatus.IndexingComplete, statusMessage: null, syncedUntil: startedAt })
+        .set({
+          statusCode: ConnectionStatus.IndexingComplete,
+          statusMessage: null,
+          syncedUntil: startedAt,
+          lastError: null,
+          lastErrorAt: null,
+        })
         .where(eq(appConnections.id, connection.id));
     });
     return { kind: 'complete', batches };
@@ -454,6 +490,14 @@ export async function runSync(db: Db, input: SyncInput): Promise<SyncOutcome> {
 /** Marks a connection IndexingFailed once its job has used up its retries. */
 export async function markSyncFailed(db: Db, connectionId: string, message: string): Promise<void> {
   await setStatus(db, connectionId, ConnectionStatus.IndexingFailed, message.slice(0, 500));
+}
+
+/** Keeps a failed attempt's message on the connection for its admins, while the job retries. */
+export async function recordSyncError(db: Db, connectionId: string, message: string): Promise<void> {
+  await db
+    .update(appConnections)
+    .set({ lastError: message.slice(0, 500), lastErrorAt: new Date() })
+    .where(eq(appConnections.id, connectionId));
 }
 
 /** Connections that a schedule should sync now. */

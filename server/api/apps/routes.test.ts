@@ -19,6 +19,7 @@ import { ADMIN_REQUIRED_MESSAGE, planRequiredMessage } from '../../policies/acce
 import { HRIS_DISCONNECT_MESSAGE, NOT_CONNECTABLE_MESSAGE } from '../../policies/app-connections';
 import { upsertDocuments } from '../../search';
 import { decryptCredentials } from '../../sync/connections';
+import { syncDedupeKey } from '../../sync/jobs';
 import { registerConnector } from '../../sync/registry';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
@@ -393,7 +394,7 @@ describe('PUT /app/install/{app}', () => {
     const queued = await server.store.db
       .select()
       .from(jobs)
-      .where(eq(jobs.dedupeKey, `connector.sync:${connection.id}`));
+      .where(eq(jobs.dedupeKey, syncDedupeKey(connection.id, 'full')));
     expect(queued).toHaveLength(1);
     expect(queued[0]).toMatchObject({
       kind: 'connector.sync',
@@ -560,5 +561,46 @@ describe('GET /_fetchData/apps', () => {
       statusCode: 2,
       progress: 0,
     });
+  });
+
+  it("shows admins each connection's item count and last error, and members neither", async () => {
+    const { org, admin, adminToken, memberToken } = await setup('ENTERPRISE');
+    const orgSlack = await addConnection(org, admin, 'slack', true);
+    await upsertDocuments(
+      server.store.db,
+      org.id,
+      ['a', 'b', 'c'].map((externalId) => ({
+        source: 'slack',
+        connectionId: orgSlack.id,
+        externalId,
+        title: `Message ${externalId}`,
+        body: 'hello',
+        acl: ['org'],
+      })),
+    );
+    const failedAt = new Date('2026-01-02T03:04:05.000Z');
+    await server.store.db
+      .update(appConnections)
+      .set({ lastError: 'upstream 503', lastErrorAt: failedAt })
+      .where(eq(appConnections.id, orgSlack.id));
+    const slackOf = async (token: string) => {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: '/api/v1/_fetchData/apps',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<AppsResponse>().apps.find((entry) => entry.shortname === 'slack')!.connections[0]!;
+    };
+    expect(await slackOf(adminToken)).toMatchObject({
+      id: orgSlack.id,
+      itemCount: 3,
+      lastError: 'upstream 503',
+      lastErrorAt: failedAt.toISOString(),
+    });
+    const seenByMember = await slackOf(memberToken);
+    expect(seenByMember.id).toBe(orgSlack.id);
+    expect(seenByMember).not.toHaveProperty('itemCount');
+    expect(seenByMember).not.toHaveProperty('lastError');
   });
 });

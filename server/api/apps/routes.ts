@@ -20,13 +20,13 @@ import {
   type SiteArchives,
 } from '../../../connectors/sdk';
 import { newId } from '../../db/ids';
-import { appConnections, orgs } from '../../db/schema';
+import { appConnections, orgs, type AppConnection } from '../../db/schema';
 import type { Db } from '../../db/store';
 import { ApiError, badRequest, notFound } from '../../errors';
 import { viewerOf } from '../../policies/access';
 import { assertMayConnectNow, assertMayDisconnect, notConnectable } from '../../policies/app-connections';
 import { presentAppConnection } from '../../presenters/app-connection';
-import { encryptCredentials } from '../../sync/connections';
+import { connectionItemCounts, encryptCredentials } from '../../sync/connections';
 import { enqueueSync, startDisconnect } from '../../sync/jobs';
 import { getConnector, hasConnector, type RegisteredConnector } from '../../sync/registry';
 import { siteArchivesFor } from '../../uploads/site-archives';
@@ -219,6 +219,9 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
         )
         .orderBy(appConnections.createdAt);
       const domain = await orgDomain(db(), viewer.orgId);
+      const itemCounts = viewer.admin ? await connectionItemCounts(db(), viewer.orgId) : null;
+      const detailsOf = (row: AppConnection) =>
+        itemCounts ? { itemCount: itemCounts.get(row.id) ?? 0 } : undefined;
       return {
         apps: APPS.map((definition) => ({
           ...definition,
@@ -227,7 +230,7 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
           available: hasConnector(definition.shortname),
           connections: rows
             .filter((row) => row.appName === definition.shortname)
-            .map((row) => presentAppConnection(row, domain, now)),
+            .map((row) => presentAppConnection(row, domain, now, detailsOf(row))),
         })),
       };
     },
