@@ -27,6 +27,8 @@ interface Vendor {
   failure: { status: number; json: unknown } | null;
   /** Whether a refresh issues a new refresh token. */
   rotate: boolean;
+  /** Answers as Slack's oauth.v2.access does: `ok`, `token_type: 'bot'`, and here a null refresh token. */
+  slack: boolean;
   issued: number;
 }
 
@@ -43,6 +45,7 @@ async function startVendor(): Promise<Vendor> {
     refreshToken: 'refresh-0',
     failure: null,
     rotate: true,
+    slack: false,
     issued: 0,
   };
   server.route('POST', '/oauth/token', ({ body }) => {
@@ -57,6 +60,17 @@ async function startVendor(): Promise<Vendor> {
       return { status: 400, json: { error: 'invalid_grant' } };
     state.issued += 1;
     state.accessToken = `access-${state.issued}`;
+    if (state.slack)
+      return {
+        json: {
+          ok: true,
+          access_token: state.accessToken,
+          token_type: 'bot',
+          refresh_token: null,
+          expires_in: 43_200,
+          scope: 'channels:history',
+        },
+      };
     if (state.rotate) state.refreshToken = `refresh-${state.issued}`;
     return {
       json: {
@@ -138,6 +152,7 @@ afterAll(async () => {
 beforeEach(() => {
   vendor.failure = null;
   vendor.rotate = true;
+  vendor.slack = false;
   vendor.server.clearLog();
 });
 
@@ -222,6 +237,21 @@ describe('OAuth token refresh before a sync', () => {
     });
     expect(row.credentialsEncrypted).toBe(before);
     expect(vendor.server.requests.filter((request) => request.path === '/api/tasks')).toHaveLength(0);
+  });
+
+  it("takes Slack's token answers: a bot token type, a refusal said with HTTP 200, a null refresh token", async () => {
+    vendor.slack = true;
+    const id = await connect(-60_000);
+    const refreshToken = vendor.refreshToken;
+    expect(await sync(id)).toMatchObject({ kind: 'complete' });
+    expect(decryptCredentials(await connectionRow(id))).toMatchObject({
+      access_token: vendor.accessToken,
+      refresh_token: refreshToken,
+    });
+
+    vendor.failure = { status: 200, json: { ok: false, error: 'invalid_refresh_token' } };
+    const refused = await connect(-60_000);
+    expect(await sync(refused)).toEqual({ kind: 'stopped', statusCode: ConnectionStatus.ErrorReconnect });
   });
 
   it('leaves the connection as it is for a retry when the token endpoint is down', async () => {

@@ -45,6 +45,34 @@ function plainClientSecretBasic(clientSecret: string): client.ClientAuth {
   };
 }
 
+/**
+ * A token endpoint's answer in the shape RFC 6749 §5 gives it, for vendors that stray from it: Slack answers its
+ * errors with HTTP 200 and `{"ok": false, "error": …}`, and calls its tokens `"token_type": "bot"` or `"user"`
+ * (openid-client accepts only bearer and DPoP); Notion sends `"refresh_token": null` when it issues none.
+ */
+async function standardTokenResponse(response: Response): Promise<Response> {
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return response;
+  const body: unknown = await response
+    .clone()
+    .json()
+    .catch(() => null);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return response;
+  const answer = { ...(body as Record<string, unknown>) };
+  let status = response.status;
+  if (answer.ok === false && typeof answer.error === 'string' && status < 300) status = 400;
+  else if (
+    typeof answer.access_token === 'string' &&
+    !['bearer', 'dpop'].includes(String(answer.token_type).toLowerCase())
+  )
+    answer.token_type = 'bearer';
+  for (const key of ['refresh_token', 'expires_in', 'scope', 'id_token'])
+    if (answer[key] === null) delete answer[key];
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.delete('content-encoding');
+  return new Response(JSON.stringify(answer), { status, headers });
+}
+
 export function oauthClientConfiguration(
   settings: OAuthSettings,
   oauthClient: OAuthClient,
@@ -62,6 +90,9 @@ export function oauthClientConfiguration(
       : client.ClientSecretPost(oauthClient.clientSecret),
   );
   config.timeout = TOKEN_REQUEST_TIMEOUT_SECONDS;
+  // the configuration talks to the token endpoint only (no discovery, no userinfo)
+  config[client.customFetch] = async (url, options) =>
+    standardTokenResponse(await fetch(url, options as RequestInit));
   if (new URL(settings.tokenUrl).protocol === 'http:') client.allowInsecureRequests(config);
   return config;
 }
