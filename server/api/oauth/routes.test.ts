@@ -264,7 +264,7 @@ describe('app OAuth connect', () => {
     expect(byMember).toMatchObject({ status: 403, body: { code: 'ADMIN_REQUIRED' } });
     const unconfigured = await start(admin, 'trello', { admin: true });
     expect(unconfigured).toMatchObject({ status: 400, body: { message: apps.oauthInstallFailed('Trello') } });
-    const noOAuth = await start(admin, 'notion', { admin: true });
+    const noOAuth = await start(admin, 'zendesk', { admin: true });
     expect(noOAuth).toMatchObject({ status: 400, body: { code: 'NOT_IMPLEMENTED' } });
     const unknown = await start(admin, 'no-such-app', {});
     expect(unknown.status).toBe(404);
