@@ -376,14 +376,13 @@ export const validation = {
 
 // Google connectors (Gmail, Calendar, Drive, the Workspace directory): text of ours, the spec has none for these.
 export const google = {
-  /** Completes 'Failed to install {app}: {message}' when the account did not grant the read scope. */
-  SCOPE_NOT_GRANTED: 'the Google account did not grant the read access Scout asks for.',
   /** The title of a mail thread whose first message has no subject. */
   NO_SUBJECT: '(no subject)',
   /** The title of a calendar event with no title. */
   NO_EVENT_TITLE: '(no title)',
   /** Completes 'Failed to install {app}: {message}'. */
   ADMIN_REQUIRED: 'The connecting account must be a Google Workspace admin.',
+  /** Completes 'Failed to install {app}: {message}' when the account did not grant every scope asked for. */
   SCOPE_MISSING:
     'Scout was not granted all the access it asked for. Please connect again and approve every item.',
 } as const;

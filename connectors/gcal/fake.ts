@@ -3,7 +3,7 @@
 // `timeMin` window, and sync tokens that return what changed since (cancelled events included) or 410 GONE once
 // expired, as Google does. OAuth (bearer check, lapsing tokens, the refresh grant) is the Gmail fake's.
 import type { calendar_v3 } from '@googleapis/calendar';
-import { fakeGoogleAuth, googleError } from '../gmail/fake-google-auth';
+import { fakeGoogleAuth, googleError } from '../google/fake-auth';
 import { startFakeServer, type FakeServer } from '../sdk/fake-server';
 
 export interface CalendarFake {

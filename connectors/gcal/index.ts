@@ -14,12 +14,12 @@ import {
   type SyncBatch,
 } from '../sdk';
 import {
-  callGoogle,
+  call,
   googleClientOptions,
   googleConfigSchema,
   googleCredentialsSchema,
   googleOAuth,
-} from '../gmail/google';
+} from '../google/api';
 import { eventDocument, eventExternalId } from './event';
 
 export const CALENDAR_ROOT_URL = 'https://www.googleapis.com/';
@@ -65,7 +65,7 @@ async function ownedCalendars(ctx: Context): Promise<{ member: string; calendarI
   let pageToken: string | null = null;
   do {
     const token: string | null = pageToken;
-    const page: calendar_v3.Schema$CalendarList = await callGoogle(() =>
+    const page: calendar_v3.Schema$CalendarList = await call(
       api(ctx).calendarList.list({ minAccessRole: 'owner', ...(token === null ? {} : { pageToken: token }) }),
     );
     for (const entry of page.items ?? []) {
@@ -81,7 +81,7 @@ async function ownedCalendars(ctx: Context): Promise<{ member: string; calendarI
 }
 
 function eventsPage(ctx: Context, step: CalendarStep): Promise<calendar_v3.Schema$Events> {
-  return callGoogle(() =>
+  return call(
     api(ctx).events.list({
       calendarId: step.calendarId,
       maxResults: EVENTS_PAGE_SIZE,

@@ -4,7 +4,7 @@
 // Google's token endpoint for refreshes. Access tokens can be made to lapse; failures inject through `server`.
 import type { gmail_v1 } from '@googleapis/gmail';
 import { startFakeServer, type FakeServer } from '../sdk/fake-server';
-import { fakeGoogleAuth, googleError } from './fake-google-auth';
+import { fakeGoogleAuth, googleError } from '../google/fake-auth';
 
 export interface FakeAttachment {
   filename: string;

@@ -15,12 +15,12 @@ import {
   type SyncBatch,
 } from '../sdk';
 import {
-  callGoogle,
+  call,
   googleClientOptions,
   googleConfigSchema,
   googleCredentialsSchema,
   googleOAuth,
-} from './google';
+} from '../google/api';
 import { threadDocument, threadTime, visibleMessages } from './thread';
 
 export const GMAIL_ROOT_URL = 'https://gmail.googleapis.com/';
@@ -67,7 +67,7 @@ function windowQuery(ctx: Context): string {
 }
 
 async function profile(ctx: Context): Promise<{ mailbox: string; historyId: string }> {
-  const answer = await callGoogle(() => api(ctx).users.getProfile({ userId: 'me' }));
+  const answer = await call(api(ctx).users.getProfile({ userId: 'me' }));
   const mailbox = z.email().safeParse(answer.emailAddress?.toLowerCase());
   if (!mailbox.success || !answer.historyId)
     throw new FatalSourceError('Gmail answered a profile without an email address or a historyId');
@@ -77,7 +77,7 @@ async function profile(ctx: Context): Promise<{ mailbox: string; historyId: stri
 /** The thread as it is now, or null when it is gone (deleted, or every message binned or marked spam). */
 async function fetchThread(ctx: Context, id: string): Promise<gmail_v1.Schema$Thread | null> {
   try {
-    const thread = await callGoogle(() => api(ctx).users.threads.get({ userId: 'me', id, format: 'full' }));
+    const thread = await call(api(ctx).users.threads.get({ userId: 'me', id, format: 'full' }));
     return visibleMessages(thread).length > 0 ? thread : null;
   } catch (error) {
     if (error instanceof NotFoundError) return null;
@@ -111,7 +111,7 @@ function threadsPage(
   pageToken: string | null,
   maxResults: number,
 ): Promise<gmail_v1.Schema$ListThreadsResponse> {
-  return callGoogle(() =>
+  return call(
     api(ctx).users.threads.list({
       userId: 'me',
       q: windowQuery(ctx),
@@ -165,7 +165,7 @@ function touchedThreads(history: readonly gmail_v1.Schema$History[]): string[] {
 async function* followHistory(ctx: Context, cursor: HistoryCursor): AsyncGenerator<SyncBatch> {
   let pageToken = cursor.pageToken;
   for (;;) {
-    const page = await callGoogle(() =>
+    const page = await call(
       api(ctx).users.history.list({
         userId: 'me',
         startHistoryId: cursor.historyId,

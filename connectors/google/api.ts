@@ -1,6 +1,7 @@
-// What every Google Workspace connector shares: the OAuth settings, the token credentials, the Drive and Directory
-// clients of Google's own SDKs sending their requests through the connection's HTTP client, and how Google words
-// its refusals (https://developers.google.com/workspace/drive/api/guides/handle-errors).
+// What every Google connector (Drive, the Workspace directory, Gmail, Calendar) shares: the OAuth settings, the
+// token credentials, Google's own SDK clients sending their requests through the connection's HTTP client, and how
+// Google words its refusals (https://developers.google.com/workspace/drive/api/guides/handle-errors): a rate limit
+// is told from a refusal only in the body of a 403.
 import { admin, type admin_directory_v1 } from '@googleapis/admin';
 import { drive, type drive_v3 } from '@googleapis/drive';
 import { z } from 'zod';
@@ -48,14 +49,15 @@ export type GoogleContext = ConnectorContext<GoogleCredentials, GoogleConfig>;
 
 const DRIVE_ORIGIN = 'https://www.googleapis.com';
 const ADMIN_ORIGIN = 'https://admin.googleapis.com';
-/** Google exports at most 10 MB of a document; a download past this is not worth holding in memory. */
+/** Google exports at most 10 MB of a document; an answer past this is not worth holding in memory. */
 const MAX_DOWNLOAD_BYTES = 20 * 1024 * 1024;
 
 const googleErrorSchema = z.object({
   error: z.object({ errors: z.array(z.object({ reason: z.string().optional() })).optional() }).loose(),
 });
 
-function reasonsOf(body: string): string[] {
+/** The `reason`s of Google's JSON error answer (`rateLimitExceeded`, `insufficientPermissions`…). */
+export function googleErrorReasons(body: string): string[] {
   try {
     const parsed = googleErrorSchema.safeParse(JSON.parse(body));
     return parsed.success ? (parsed.data.error.errors ?? []).flatMap((error) => error.reason ?? []) : [];
@@ -67,14 +69,14 @@ function reasonsOf(body: string): string[] {
 const THROTTLE_REASONS = new Set(['rateLimitExceeded', 'userRateLimitExceeded']);
 
 /**
- * Drive answers an exhausted quota with 403 `userRateLimitExceeded` or `rateLimitExceeded` (to be backed off like a
- * 429), a token without a scope with 403 `insufficientPermissions`, and a file the account may not read or export
- * with other 403 reasons (`insufficientFilePermissions`, `cannotExportFile`, `exportSizeLimitExceeded`), which
- * only that file's sync needs to know.
+ * Google answers an exhausted quota with 403 `userRateLimitExceeded` or `rateLimitExceeded` (to be backed off like
+ * a 429) and a token without a scope with 403 `insufficientPermissions`. Other 403s concern one item (Drive's
+ * `insufficientFilePermissions`, `cannotExportFile`, `exportSizeLimitExceeded`), which only that item's read needs
+ * to know.
  */
-export const classifyDriveFailure: AuthFailureClassifier = (failure) => {
+export const classifyGoogleFailure: AuthFailureClassifier = (failure) => {
   if (failure.status === 401) return { kind: 'invalidCredentials' };
-  const reasons = reasonsOf(failure.body);
+  const reasons = googleErrorReasons(failure.body);
   if (reasons.some((reason) => THROTTLE_REASONS.has(reason))) return { kind: 'rateLimited' };
   if (reasons.includes('insufficientPermissions'))
     return { kind: 'permissionMismatch', message: googleStrings.SCOPE_MISSING };
@@ -84,12 +86,23 @@ export const classifyDriveFailure: AuthFailureClassifier = (failure) => {
 /** The Directory API refuses anyone but an administrator with a plain 403 'Not Authorized to access this resource'. */
 export const classifyDirectoryFailure: AuthFailureClassifier = (failure) => {
   if (failure.status === 401) return { kind: 'invalidCredentials' };
-  const reasons = reasonsOf(failure.body);
+  const reasons = googleErrorReasons(failure.body);
   if (reasons.some((reason) => THROTTLE_REASONS.has(reason))) return { kind: 'rateLimited' };
   return { kind: 'permissionMismatch', message: googleStrings.ADMIN_REQUIRED };
 };
 
-function clientOptions(ctx: GoogleContext, origin: string, classify: AuthFailureClassifier) {
+/** How close to its recorded expiry a refused access token counts as lapsed rather than revoked. */
+const EXPIRY_MARGIN_MS = 5 * 60_000;
+
+/**
+ * Options for a googleapis client (`drive({...})`, `gmail({...})`…) whose requests go through the connection's
+ * client, authenticated, at `origin` (or the config's `baseUrl`, a fake in tests).
+ */
+export function googleClientOptions(
+  ctx: GoogleContext,
+  origin: string,
+  classify: AuthFailureClassifier = classifyGoogleFailure,
+) {
   const base = ctx.config.baseUrl ?? origin;
   const http = ctx.http.with({
     baseUrl: base,
@@ -104,8 +117,10 @@ function clientOptions(ctx: GoogleContext, origin: string, classify: AuthFailure
     } catch (error) {
       // An access token lives an hour, and a long sync outlives it. The engine refreshes tokens before each run,
       // so a refusal of a lapsed token is a reason to stop and come back, not to ask the user to reconnect.
-      if (error instanceof InvalidCredentialsError && expiresAt <= ctx.now().getTime())
-        throw new TransientError('the Google access token lapsed during the sync', { cause: error });
+      if (error instanceof InvalidCredentialsError && expiresAt - ctx.now().getTime() <= EXPIRY_MARGIN_MS)
+        throw new TransientError('the Google access token lapsed mid-sync; the retry refreshes it', {
+          cause: error,
+        });
       throw error;
     }
   };
@@ -114,11 +129,14 @@ function clientOptions(ctx: GoogleContext, origin: string, classify: AuthFailure
 }
 
 export function driveApi(ctx: GoogleContext): drive_v3.Drive {
-  return drive({ version: 'v3', ...clientOptions(ctx, DRIVE_ORIGIN, classifyDriveFailure) });
+  return drive({ version: 'v3', ...googleClientOptions(ctx, DRIVE_ORIGIN) });
 }
 
 export function directoryApi(ctx: GoogleContext): admin_directory_v1.Admin {
-  return admin({ version: 'directory_v1', ...clientOptions(ctx, ADMIN_ORIGIN, classifyDirectoryFailure) });
+  return admin({
+    version: 'directory_v1',
+    ...googleClientOptions(ctx, ADMIN_ORIGIN, classifyDirectoryFailure),
+  });
 }
 
 /** The answer's data; a failure the connection's client raised comes out as that client's typed error. */

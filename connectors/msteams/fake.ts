@@ -11,7 +11,7 @@ import type {
   User,
 } from '@microsoft/microsoft-graph-types';
 import { startFakeServer, type FakeRequest, type FakeResponse, type FakeServer } from '../sdk/fake-server';
-import { fakeIdentityPlatform, graphError, type FakeIdentity } from '../outlook/fake-identity';
+import { fakeIdentityPlatform, graphError, type FakeIdentity } from '../microsoft/fake-identity';
 import type { ODataPage } from '../outlook/fake';
 
 export const ME = { id: 'u-ada', name: 'Ada Lovelace', email: 'ada@contoso.com' };

@@ -39,7 +39,7 @@ import {
   odataPageSchema,
   timestamp,
   type GraphContext,
-} from '../outlook/graph';
+} from '../microsoft/graph';
 
 /** Delegated read access to the account's teams, their channels, messages and members (admin consent). */
 export const TEAMS_SCOPES = [

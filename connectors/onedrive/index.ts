@@ -7,8 +7,8 @@ import { NotFoundError, defineConnector } from '../sdk';
 import {
   Graph,
   driveSync,
-  graphConfigSchema,
-  graphCredentialsSchema,
+  tenantConfigSchema,
+  tenantCredentialsSchema,
   type DriveRef,
 } from '../sharepoint/graph';
 
@@ -38,8 +38,8 @@ async function listDrives(graph: Graph): Promise<DriveRef[]> {
 export const onedriveConnector = defineConnector({
   shortname: SHORTNAME,
   installPayload: 'marketplace',
-  credentialsSchema: graphCredentialsSchema,
-  configSchema: graphConfigSchema,
+  credentialsSchema: tenantCredentialsSchema,
+  configSchema: tenantConfigSchema,
   credentialFields: [],
   credentialName: CREDENTIAL_NAMES.credentials,
   limits: { concurrency: 4 },

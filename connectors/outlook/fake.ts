@@ -5,7 +5,7 @@
 // access token that expires are scriptable; 429 and 503 storms come from the SDK's fake server (failNext).
 import type { MailFolder, Message, User } from '@microsoft/microsoft-graph-types';
 import { startFakeServer, type FakeRequest, type FakeResponse, type FakeServer } from '../sdk/fake-server';
-import { fakeIdentityPlatform, graphError, type FakeIdentity } from './fake-identity';
+import { fakeIdentityPlatform, graphError, type FakeIdentity } from '../microsoft/fake-identity';
 
 /** A Graph collection page. */
 export interface ODataPage<T> {

@@ -34,7 +34,7 @@ import {
   odataPageSchema,
   timestamp,
   type GraphContext,
-} from './graph';
+} from '../microsoft/graph';
 
 /** Delegated Mail.Read: the signed-in member's own mailbox, nothing of anyone else's. */
 export const OUTLOOK_SCOPES = ['Mail.Read'] as const;

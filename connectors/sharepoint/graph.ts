@@ -24,9 +24,8 @@ import {
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
+import { GRAPH_BASE_URL, MICROSOFT_LOGIN_URL, odataPageSchema } from '../microsoft/graph';
 
-const GRAPH_URL = 'https://graph.microsoft.com/v1.0';
-const LOGIN_URL = 'https://login.microsoftonline.com';
 const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 /** Take a new token this long before the old one lapses, so it never expires between two requests of a page. */
 const TOKEN_MARGIN_MS = 5 * 60_000;
@@ -36,15 +35,15 @@ const DIRECTORY_PAGE = 999;
 const QUIET_PAGES = 50;
 
 /** The marketplace install payload (spec §7): the consenting admin's email names the tenant. */
-export const graphCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
+export const tenantCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
 /** `baseUrl` and `loginUrl` point a test at its fake, by the SDK's convention. */
-export const graphConfigSchema = z.object({
-  baseUrl: z.url().default(GRAPH_URL),
-  loginUrl: z.url().default(LOGIN_URL),
+export const tenantConfigSchema = z.object({
+  baseUrl: z.url().default(GRAPH_BASE_URL),
+  loginUrl: z.url().default(MICROSOFT_LOGIN_URL),
 });
 type GraphContext = ConnectorContext<
-  z.output<typeof graphCredentialsSchema>,
-  z.output<typeof graphConfigSchema>
+  z.output<typeof tenantCredentialsSchema>,
+  z.output<typeof tenantConfigSchema>
 >;
 
 // ── Graph's documented shapes, as much of them as the connectors read ─────────────────────────────────────
@@ -82,13 +81,7 @@ const driveItemSchema = z.object({
 });
 type DriveItem = z.output<typeof driveItemSchema>;
 
-const page = <T extends z.ZodType>(item: T) =>
-  z.object({
-    value: z.array(item),
-    '@odata.nextLink': z.string().optional(),
-    '@odata.deltaLink': z.string().optional(),
-  });
-const deltaPageSchema = page(driveItemSchema);
+const deltaPageSchema = odataPageSchema(driveItemSchema);
 const directoryUserSchema = z.object({
   id: z.string(),
   mail: z.string().nullish(),
@@ -194,9 +187,9 @@ export class Graph {
     let next: string | undefined = path;
     let first = true;
     while (next !== undefined) {
-      const answer: z.output<ReturnType<typeof page<T>>> = await this.json(
+      const answer: z.output<ReturnType<typeof odataPageSchema<T>>> = await this.json(
         next,
-        page(item),
+        odataPageSchema(item),
         first ? { query } : {},
       );
       first = false;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import { defineConnector } from '../sdk';
-import { Graph, driveSync, graphConfigSchema, graphCredentialsSchema, type DriveRef } from './graph';
+import { Graph, driveSync, tenantConfigSchema, tenantCredentialsSchema, type DriveRef } from './graph';
 
 const SHORTNAME = 'sharepoint';
 
@@ -39,8 +39,8 @@ async function listDrives(graph: Graph): Promise<DriveRef[]> {
 export const sharepointConnector = defineConnector({
   shortname: SHORTNAME,
   installPayload: 'marketplace',
-  credentialsSchema: graphCredentialsSchema,
-  configSchema: graphConfigSchema,
+  credentialsSchema: tenantCredentialsSchema,
+  configSchema: tenantConfigSchema,
   credentialFields: [],
   credentialName: CREDENTIAL_NAMES.credentials,
   // Graph throttles SharePoint per app and tenant; a few requests at a time stays clear of it on large tenants.

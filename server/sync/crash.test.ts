@@ -2,11 +2,9 @@
 // connector (against its fake notes API on 127.0.0.1) runs in a child worker process that is SIGKILLed at random
 // points five times, then resumed to completion. The index must then hold exactly the source's documents, each
 // once, with consistent chunks and statistics, and the resumed runs must not have started over.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { ConnectionStatus } from '../../common/connection-status';
@@ -16,12 +14,11 @@ import { encryptWithKey, loadSecretKey } from '../db/secrets';
 import { openStore, type Store } from '../db/store';
 import { createOrg, createUser } from '../testing/fixtures';
 import { enqueueSync } from './jobs';
+import { startWorkerProcess, until } from './testing/worker-process';
 
 const DOCUMENTS = 5000;
 const PAGE_SIZE = 50;
 const KILLS = 5;
-const entry = fileURLToPath(new URL('./testing/worker-entry.ts', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const databaseUrl = process.env.TEST_DATABASE_URL || null;
 
 let fake: NotesFake | undefined;
@@ -32,55 +29,6 @@ afterAll(async () => {
 });
 
 const openTestStore = (dir: string): Promise<Store> => openStore({ databaseUrl, dataDir: dir });
-
-function startWorker(dir: string): {
-  child: ChildProcess;
-  batches: () => number;
-  slices: () => number;
-  exited: Promise<NodeJS.Signals | number>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dir, SCOUT_JOB_LEASE_MS: '1000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let committed = 0;
-  let sliced = 0;
-  let pending = '';
-  child.stdout?.on('data', (data: Buffer) => {
-    pending += data.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) {
-      if (line.includes('"sync batch committed"')) committed += 1;
-      if (line.includes('"kind":"yielded"')) sliced += 1;
-    }
-  });
-  let stderr = '';
-  child.stderr?.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
-  const exited = new Promise<NodeJS.Signals | number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal) resolve(signal);
-      else if (code === 0) resolve(0);
-      else reject(new Error(`worker exited with ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
-  return { child, batches: () => committed, slices: () => sliced, exited };
-}
-
-async function until(condition: () => boolean, exited: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void exited.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  while (!condition()) {
-    if (done) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
-}
 
 it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs mid-sync`, async () => {
   fake = await startNotesFake({ pageSize: PAGE_SIZE });
@@ -127,7 +75,7 @@ it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs 
   const totalPages = DOCUMENTS / PAGE_SIZE;
   let killedAt = 0;
   for (let kill = 0; kill < KILLS; kill++) {
-    const worker = startWorker(dataDir);
+    const worker = startWorkerProcess(dataDir);
     // Somewhere in the next stretch of batches, then a random moment within a batch (mid-transaction included).
     const target = 1 + Math.floor(Math.random() * 10);
     const reached = await until(() => worker.batches() >= target, worker.exited);
@@ -138,7 +86,7 @@ it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs 
     killedAt += worker.batches();
   }
   expect(killedAt).toBeLessThan(totalPages);
-  const last = startWorker(dataDir);
+  const last = startWorkerProcess(dataDir);
   expect(await last.exited).toBe(0);
   // The last run alone has more than a slice to do, so it yields its lane at least once and resumes.
   expect(last.slices()).toBeGreaterThan(0);

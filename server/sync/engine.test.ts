@@ -9,7 +9,6 @@ import {
   PermissionMismatchError,
   RateLimitedError,
   TransientError,
-  silentLogger,
   type Connector,
 } from '../../connectors/sdk';
 import { notesConnector } from '../../connectors/sdk/example';
@@ -17,9 +16,10 @@ import { startNotesFake, type NotesFake } from '../../connectors/sdk/example/fak
 import { appConnections, documents, jobs, type Org, type User } from '../db/schema';
 import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
 import { runWorker } from '../jobs/worker';
+import { syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
 import { connectionProgress, encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 import { enqueueSync, syncDedupeKey } from './jobs';
 import { registerConnector } from './registry';
 
@@ -86,14 +86,8 @@ async function connect(
   return row!;
 }
 
-const sync = (connectionId: string, mode: SyncMode, runId = `run-${Math.random()}`) =>
-  runSync(store.db, {
-    connectionId,
-    mode,
-    runId,
-    logger: silentLogger,
-    signal: new AbortController().signal,
-  });
+const sync = (connectionId: string, mode: SyncMode, runId?: string) =>
+  syncNow(store.db, connectionId, mode, { runId });
 
 const connectionRow = async (id: string) =>
   (await store.db.select().from(appConnections).where(eq(appConnections.id, id)))[0]!;

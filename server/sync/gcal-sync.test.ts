@@ -3,16 +3,16 @@
 // connector, because a connector may not import the server. The token endpoint is the fake's, so refreshes are real.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SearchResponse } from '../../common/api/search';
-import { ConnectionStatus, SYNC_WINDOW_MS } from '../../common/connection-status';
-import { defineConnector, silentLogger } from '../../connectors/sdk';
+import { SYNC_WINDOW_MS } from '../../common/connection-status';
+import { defineConnector } from '../../connectors/sdk';
 import { gcalConnector } from '../../connectors/gcal';
 import { startCalendarFake, type CalendarFake } from '../../connectors/gcal/fake';
 import { appConnections, documents, type Org, type User } from '../db/schema';
-import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { titlesFound } from '../testing/search';
+import { insertConnection, syncNow } from './testing/connections';
+import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
-import { encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 import { registerConnector } from './registry';
 
 let server: TestServer;
@@ -49,37 +49,22 @@ afterAll(async () => {
 
 async function connect(isOrg: boolean, expiresInMs: number): Promise<string> {
   const { db } = server.store;
-  const [row] = await db
-    .insert(appConnections)
-    .values({
-      orgId: org.id,
-      userId: ada.id,
-      appName: 'gcal',
-      isOrg,
-      statusCode: ConnectionStatus.Connecting,
-      extra: { config: { baseUrl: fake.server.url } },
-    })
-    .returning();
-  const credentials = {
-    access_token: fake.accessToken(),
-    refresh_token: fake.refreshToken,
-    expires_at: new Date(Date.now() + expiresInMs).toISOString(),
-  };
-  await db
-    .update(appConnections)
-    .set({ credentialsEncrypted: encryptCredentials(row!.id, credentials) })
-    .where(eq(appConnections.id, row!.id));
-  return row!.id;
+  return insertConnection(db, {
+    orgId: org.id,
+    userId: ada.id,
+    appName: 'gcal',
+    isOrg: isOrg,
+    config: { baseUrl: fake.server.url },
+    credentials: {
+      access_token: fake.accessToken(),
+      refresh_token: fake.refreshToken,
+      expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+    },
+  });
 }
 
-const sync = (connectionId: string, mode: SyncMode, runId = `run-${Math.random()}`) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId,
-    logger: silentLogger,
-    signal: new AbortController().signal,
-  });
+const sync = (connectionId: string, mode: SyncMode, runId?: string) =>
+  syncNow(server.store.db, connectionId, mode, { runId });
 
 async function indexed(connectionId: string): Promise<Map<string, string>> {
   const rows = await server.store.db
@@ -91,20 +76,7 @@ async function indexed(connectionId: string): Promise<Map<string, string>> {
 
 const fixture = () => fake.visibleEvents(new Date(Date.now() - SYNC_WINDOW_MS));
 
-async function search(user: User, q: string): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, user)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q, page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const search = (user: User, q: string) => titlesFound(server, user, q);
 
 const eventRequests = () => fake.server.requests.filter((request) => request.path.endsWith('/events'));
 

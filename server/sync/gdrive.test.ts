@@ -3,18 +3,18 @@
 // through the permission sync; a 429 storm, an expired token and an interrupted sync are ridden out.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
-import { silentLogger } from '../../connectors/sdk';
 import { startFakeServer, type FakeServer } from '../../connectors/sdk/fake-server';
 import { gdriveConnector } from '../../connectors/gdrive';
 import { seedAcmeDrive, startDriveFake, type DriveFake } from '../../connectors/gdrive/fake';
 import { seedAcmeDirectory, startDirectoryFake } from '../../connectors/gworkspace-directory/fake';
 import { appConnections, documents, type Org, type User } from '../db/schema';
-import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { titlesFound } from '../testing/search';
+import { syncNow } from './testing/connections';
+import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { decryptCredentials, encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 import { registerConnector } from './registry';
 
 let server: TestServer;
@@ -58,30 +58,11 @@ async function setCredentials(connectionId: string, tokens: { access_token: stri
     .where(eq(appConnections.id, connectionId));
 }
 
-const sync = (connectionId: string, mode: SyncMode, options: { runId?: string; signal?: AbortSignal } = {}) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId: options.runId ?? `run-${mode}-${Math.random()}`,
-    logger: silentLogger,
-    signal: options.signal ?? new AbortController().signal,
-  });
+const sync = (connectionId: string, mode: SyncMode, options: Parameters<typeof syncNow>[3] = {}) =>
+  syncNow(server.store.db, connectionId, mode, options);
 
 /** The titles a member finds for `q`. */
-async function found(name: string, q = 'falcon'): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, people.get(name)!)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q, page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const found = (name: string, q = 'falcon') => titlesFound(server, people.get(name)!, q);
 
 const indexed = async (connectionId: string) =>
   (

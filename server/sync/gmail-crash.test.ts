@@ -2,11 +2,9 @@
 // test's child worker process (the real job worker and engine, over an embedded store in a temporary DATA_DIR),
 // which is SIGKILLed after some committed batches three times, then resumed to completion. The index must then hold
 // exactly the mailbox's threads, each once, and the resumed runs must have continued from their page tokens.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { ConnectionStatus, SYNC_WINDOW_MS } from '../../common/connection-status';
@@ -16,12 +14,11 @@ import { encryptWithKey, loadSecretKey } from '../db/secrets';
 import { openStore } from '../db/store';
 import { createOrg, createUser } from '../testing/fixtures';
 import { enqueueSync } from './jobs';
+import { startWorkerProcess, until } from './testing/worker-process';
 
 const THREADS = 60;
 const PAGE_SIZE = 6;
 const KILLS = 3;
-const entry = fileURLToPath(new URL('./testing/worker-entry.ts', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 let fake: GmailFake | undefined;
 let dataDir: string | undefined;
@@ -29,46 +26,6 @@ afterAll(async () => {
   await fake?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
-
-function startWorker(dir: string): { child: ChildProcess; batches: () => number; exited: Promise<unknown> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dir, SCOUT_JOB_LEASE_MS: '1000', TEST_DATABASE_URL: '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let committed = 0;
-  let pending = '';
-  child.stdout?.on('data', (data: Buffer) => {
-    pending += data.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) if (line.includes('"sync batch committed"')) committed += 1;
-  });
-  let stderr = '';
-  child.stderr?.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
-  const exited = new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal) resolve(signal);
-      else if (code === 0) resolve(0);
-      else reject(new Error(`worker exited with ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
-  return { child, batches: () => committed, exited };
-}
-
-async function until(condition: () => boolean, exited: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void exited.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  while (!condition()) {
-    if (done) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
-}
 
 it(`indexes exactly the mailbox's threads after ${KILLS} SIGKILLs mid-sync`, async () => {
   fake = await startGmailFake({ pageSize: PAGE_SIZE });
@@ -122,7 +79,7 @@ it(`indexes exactly the mailbox's threads after ${KILLS} SIGKILLs mid-sync`, asy
   const totalPages = Math.ceil(expected.length / PAGE_SIZE);
   let committed = 0;
   for (let kill = 0; kill < KILLS; kill += 1) {
-    const worker = startWorker(dataDir);
+    const worker = startWorkerProcess(dataDir);
     const target = 1 + Math.floor(Math.random() * 2);
     expect(await until(() => worker.batches() >= target, worker.exited), 'finished before the kill').toBe(
       true,
@@ -133,7 +90,7 @@ it(`indexes exactly the mailbox's threads after ${KILLS} SIGKILLs mid-sync`, asy
     committed += worker.batches();
   }
   expect(committed).toBeLessThan(totalPages);
-  expect(await startWorker(dataDir).exited).toBe(0);
+  expect(await startWorkerProcess(dataDir).exited).toBe(0);
 
   store = await openStore({ databaseUrl: null, dataDir });
   try {

@@ -3,16 +3,17 @@
 // connector may not import the server. The OAuth client points its token endpoint at the fake, so refreshes are real.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus, SYNC_WINDOW_MS } from '../../common/connection-status';
-import { defineConnector, silentLogger } from '../../connectors/sdk';
+import { defineConnector } from '../../connectors/sdk';
 import { gmailConnector } from '../../connectors/gmail';
 import { startGmailFake, type GmailFake } from '../../connectors/gmail/fake';
 import { appConnections, documents, type Org, type User } from '../db/schema';
+import { titlesFound } from '../testing/search';
+import { insertConnection, syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { decryptCredentials, encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 import { registerConnector } from './registry';
 
 let server: TestServer;
@@ -49,37 +50,22 @@ afterAll(async () => {
 
 async function connect(owner: User, isOrg: boolean, expiresInMs: number): Promise<string> {
   const { db } = server.store;
-  const [row] = await db
-    .insert(appConnections)
-    .values({
-      orgId: org.id,
-      userId: owner.id,
-      appName: 'gmail',
-      isOrg,
-      statusCode: ConnectionStatus.Connecting,
-      extra: { config: { baseUrl: fake.server.url } },
-    })
-    .returning();
-  const credentials = {
-    access_token: fake.accessToken(),
-    refresh_token: fake.refreshToken,
-    expires_at: new Date(Date.now() + expiresInMs).toISOString(),
-  };
-  await db
-    .update(appConnections)
-    .set({ credentialsEncrypted: encryptCredentials(row!.id, credentials) })
-    .where(eq(appConnections.id, row!.id));
-  return row!.id;
+  return insertConnection(db, {
+    orgId: org.id,
+    userId: owner.id,
+    appName: 'gmail',
+    isOrg: isOrg,
+    config: { baseUrl: fake.server.url },
+    credentials: {
+      access_token: fake.accessToken(),
+      refresh_token: fake.refreshToken,
+      expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+    },
+  });
 }
 
-const sync = (connectionId: string, mode: SyncMode, runId = `run-${Math.random()}`) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId,
-    logger: silentLogger,
-    signal: new AbortController().signal,
-  });
+const sync = (connectionId: string, mode: SyncMode, runId?: string) =>
+  syncNow(server.store.db, connectionId, mode, { runId });
 
 const connectionRow = async (id: string) =>
   (await server.store.db.select().from(appConnections).where(eq(appConnections.id, id)))[0]!;
@@ -96,20 +82,7 @@ async function indexed(connectionId: string): Promise<Map<string, string>> {
 const fixture = () => fake.visibleThreads(new Date(Date.now() - SYNC_WINDOW_MS));
 
 /** The titles a member finds for `q`. */
-async function search(user: User, q: string): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, user)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q, page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const search = (user: User, q: string) => titlesFound(server, user, q);
 
 const threadListings = () =>
   fake.server.requests.filter((request) => request.path === '/gmail/v1/users/me/threads');

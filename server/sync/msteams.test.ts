@@ -2,9 +2,6 @@
 // platform's token endpoint) on 127.0.0.1, checked as members see it through `_search`.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SearchResponse } from '../../common/api/search';
-import { ConnectionStatus } from '../../common/connection-status';
-import { silentLogger } from '../../connectors/sdk';
 import { createTeamsConnector } from '../../connectors/msteams';
 import {
   CHANNELS,
@@ -17,12 +14,13 @@ import {
   startTeamsFake,
   type TeamsFake,
 } from '../../connectors/msteams/fake';
-import { FAKE_CLIENT } from '../../connectors/outlook/fake-identity';
+import { FAKE_CLIENT } from '../../connectors/microsoft/fake-identity';
 import { appConnections, documents, type User } from '../db/schema';
-import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { titlesFound } from '../testing/search';
+import { insertConnection, syncNow } from './testing/connections';
+import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
-import { encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 import { registerConnector } from './registry';
 
 let server: TestServer;
@@ -54,37 +52,22 @@ afterAll(async () => {
 /** Ada's org connection of Teams, its tokens said to expire `expiresInMs` from now. */
 async function connect(expiresInMs = 3_600_000): Promise<string> {
   const { db } = server.store;
-  const [row] = await db
-    .insert(appConnections)
-    .values({
-      orgId: ada.orgId,
-      userId: ada.id,
-      appName: 'msteams',
-      isOrg: true,
-      statusCode: ConnectionStatus.Connecting,
-      extra: { config: { baseUrl: fake.graphUrl } },
-    })
-    .returning();
-  const credentials = {
-    access_token: fake.identity.accessToken,
-    refresh_token: fake.identity.refreshToken,
-    expires_at: new Date(Date.now() + expiresInMs).toISOString(),
-  };
-  await db
-    .update(appConnections)
-    .set({ credentialsEncrypted: encryptCredentials(row!.id, credentials) })
-    .where(eq(appConnections.id, row!.id));
-  return row!.id;
+  return insertConnection(db, {
+    orgId: ada.orgId,
+    userId: ada.id,
+    appName: 'msteams',
+    isOrg: true,
+    config: { baseUrl: fake.graphUrl },
+    credentials: {
+      access_token: fake.identity.accessToken,
+      refresh_token: fake.identity.refreshToken,
+      expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+    },
+  });
 }
 
-const sync = (connectionId: string, mode: SyncMode, options: { runId?: string; signal?: AbortSignal } = {}) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId: options.runId ?? `run-${mode}-${Math.random()}`,
-    logger: silentLogger,
-    signal: options.signal ?? new AbortController().signal,
-  });
+const sync = (connectionId: string, mode: SyncMode, options: Parameters<typeof syncNow>[3] = {}) =>
+  syncNow(server.store.db, connectionId, mode, options);
 
 async function indexed(connectionId: string): Promise<Record<string, string>> {
   const rows = await server.store.db
@@ -94,20 +77,7 @@ async function indexed(connectionId: string): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((row) => [row.externalId, row.title]));
 }
 
-async function search(user: User, q: string): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, user)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q, page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const search = (user: User, q: string) => titlesFound(server, user, q);
 
 describe('teams through the engine', () => {
   let connectionId: string;

@@ -6,16 +6,17 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { oauthResultSchema } from '../../common/api/oauth';
-import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
 import { apps } from '../../common/strings';
 import { notionConnectorFor } from '../../connectors/notion';
 import { blocks, startNotionFake, type NotionFake } from '../../connectors/notion/fake';
 import { silentLogger, type ConnectorLogger } from '../../connectors/sdk';
 import { appConnections, documents, type User } from '../db/schema';
+import { titlesFound } from '../testing/search';
+import { syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 import { registerConnector } from './registry';
 
 let server: TestServer;
@@ -48,33 +49,11 @@ afterAll(async () => {
   await notion.close();
 });
 
-const sync = (
-  mode: SyncMode,
-  options: { runId?: string; logger?: ConnectorLogger; signal?: AbortSignal } = {},
-) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId: options.runId ?? `run-${mode}-${Math.random()}`,
-    logger: options.logger ?? silentLogger,
-    signal: options.signal ?? new AbortController().signal,
-  });
+const sync = (mode: SyncMode, options: Parameters<typeof syncNow>[3] = {}) =>
+  syncNow(server.store.db, connectionId, mode, options);
 
 /** The titles a member finds for `q`. */
-async function find(user: User, q: string): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, user)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q, page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const find = (user: User, q: string) => titlesFound(server, user, q);
 
 const indexed = async () =>
   Object.fromEntries(

@@ -9,8 +9,9 @@ import { defineConnector, silentLogger } from '../../connectors/sdk';
 import { startFakeServer, type FakeServer } from '../../connectors/sdk/fake-server';
 import { appConnections, type Org, type User } from '../db/schema';
 import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
+import { insertConnection } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
-import { decryptCredentials, encryptCredentials } from './connections';
+import { decryptCredentials } from './connections';
 import { runSync } from './engine';
 import { REFRESH_BEFORE_EXPIRY_MS } from './oauth-tokens';
 import { registerConnector } from './registry';
@@ -158,27 +159,18 @@ beforeEach(() => {
 
 /** A connection holding the vendor's current tokens, said to expire `expiresInMs` from now. */
 async function connect(expiresInMs: number) {
-  const [row] = await store.db
-    .insert(appConnections)
-    .values({
-      orgId: org.id,
-      userId: owner.id,
-      appName: 'asana',
-      isOrg: true,
-      statusCode: ConnectionStatus.Connecting,
-      extra: { config: {} },
-    })
-    .returning();
-  const credentials = {
-    access_token: vendor.accessToken,
-    refresh_token: vendor.refreshToken,
-    expires_at: new Date(Date.now() + expiresInMs).toISOString(),
-  };
-  await store.db
-    .update(appConnections)
-    .set({ credentialsEncrypted: encryptCredentials(row!.id, credentials) })
-    .where(eq(appConnections.id, row!.id));
-  return row!.id;
+  return insertConnection(store.db, {
+    orgId: org.id,
+    userId: owner.id,
+    appName: 'asana',
+    isOrg: true,
+    config: {},
+    credentials: {
+      access_token: vendor.accessToken,
+      refresh_token: vendor.refreshToken,
+      expires_at: new Date(Date.now() + expiresInMs).toISOString(),
+    },
+  });
 }
 
 const sync = (connectionId: string) =>

@@ -2,9 +2,7 @@
 // engine and store, checked as members search. (A connector's test may not import the server, so it lives here.)
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
-import { silentLogger } from '../../connectors/sdk';
 import {
   ADMIN_EMAIL,
   CLIENT_ID,
@@ -15,10 +13,12 @@ import {
   type GraphTenantFake,
 } from '../../connectors/sharepoint/fake';
 import { appConnections, documents, type User } from '../db/schema';
-import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { titlesFound } from '../testing/search';
+import { syncNow } from './testing/connections';
+import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 
 let server: TestServer;
 let tenant: GraphTenantFake;
@@ -59,30 +59,10 @@ afterAll(async () => {
   await server.close();
 });
 
-const sync = (mode: SyncMode) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId: `run-${mode}-${Math.random()}`,
-    logger: silentLogger,
-    signal: new AbortController().signal,
-  });
+const sync = (mode: SyncMode) => syncNow(server.store.db, connectionId, mode);
 
 /** The titles a member finds for 'onedrive' (every file's path starts with it). */
-async function visibleTo(name: string): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, members.get(name)!)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q: 'onedrive', page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const visibleTo = (name: string) => titlesFound(server, members.get(name)!, 'onedrive');
 
 describe('onedrive through the sync engine', () => {
   it('indexes every OneDrive, each file found only by whom it is shared with', async () => {

@@ -5,16 +5,16 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
-import { silentLogger } from '../../connectors/sdk';
 import { notesConnector } from '../../connectors/sdk/example';
 import { seedGroups, startNotesFake, type NotesFake } from '../../connectors/sdk/example/fake';
 import { aclGroupMembers, appConnections, documentChunks, documents, jobs, type User } from '../db/schema';
 import { enqueueDueSchedules } from '../jobs/schedule';
 import { runWorker } from '../jobs/worker';
+import { syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 import { CONNECTOR_SYNC_JOB, PERMISSIONS_DUE_JOB, permissionSyncSchedule } from './jobs';
 import { registerConnector } from './registry';
 
@@ -59,14 +59,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const sync = (mode: SyncMode) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId: `run-${mode}-${Math.random()}`,
-    logger: silentLogger,
-    signal: new AbortController().signal,
-  });
+const sync = (mode: SyncMode) => syncNow(server.store.db, connectionId, mode);
 
 /** The titles a member finds for 'note' (every note's title says it). */
 async function visibleTo(user: User): Promise<string[]> {

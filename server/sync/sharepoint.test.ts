@@ -2,9 +2,7 @@
 // and members' own searches. (A connector's test may not import the server, so this one lives here.)
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
-import { silentLogger } from '../../connectors/sdk';
 import {
   ADMIN_EMAIL,
   CLIENT_ID,
@@ -16,10 +14,12 @@ import {
   type GraphTenantFake,
 } from '../../connectors/sharepoint/fake';
 import { appConnections, documents, type User } from '../db/schema';
-import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
+import { titlesFound } from '../testing/search';
+import { syncNow } from './testing/connections';
+import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 
 let server: TestServer;
 let tenant: GraphTenantFake;
@@ -62,14 +62,8 @@ async function connect(): Promise<string> {
   return row!.id;
 }
 
-const sync = (connectionId: string, mode: SyncMode, runId = `run-${mode}-${Math.random()}`) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId,
-    logger: silentLogger,
-    signal: new AbortController().signal,
-  });
+const sync = (connectionId: string, mode: SyncMode, runId?: string) =>
+  syncNow(server.store.db, connectionId, mode, { runId });
 
 /** What the index holds for a connection: external id → title. */
 const indexed = async (connectionId: string) =>
@@ -91,20 +85,7 @@ const bodyOf = async (connectionId: string, externalId: string) =>
   )[0]?.body;
 
 /** The titles a member finds for 'documents' (every fixture file's name says it). */
-async function visibleTo(user: User): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, user)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q: 'documents', page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const visibleTo = (user: User) => titlesFound(server, user, 'documents');
 
 const sharePointFiles = () => tenant.files(['b!eng', 'b!hr']);
 

@@ -2,11 +2,9 @@
 // job worker (server/sync/testing/worker-entry.ts, which has every shipped connector registered) syncs it in a
 // child process that is SIGKILLed twice after some batches are committed. The index must end up holding exactly
 // the fixture, and the resumed runs must not have read the channels from the start again.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
 import { ConnectionStatus } from '../../common/connection-status';
@@ -17,14 +15,13 @@ import { encryptWithKey, loadSecretKey } from '../db/secrets';
 import { openStore, type Store } from '../db/store';
 import { createOrg, createUser } from '../testing/fixtures';
 import { enqueueSync } from './jobs';
+import { startWorkerProcess, until } from './testing/worker-process';
 
 const PAGE_SIZE = 4;
 const MORE_MESSAGES = 16;
 const KILLS = 2;
 /** Each worker process loads the whole server before its first batch: tens of seconds on a busy machine. */
 const TIMEOUT_MS = 300_000;
-const entry = fileURLToPath(new URL('./testing/worker-entry.ts', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const databaseUrl = process.env.TEST_DATABASE_URL || null;
 
 let fake: SlackFake | undefined;
@@ -35,46 +32,6 @@ afterAll(async () => {
 });
 
 const openTestStore = (dir: string): Promise<Store> => openStore({ databaseUrl, dataDir: dir });
-
-function startWorker(dir: string) {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', entry], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dir, SCOUT_JOB_LEASE_MS: '1000' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let committed = 0;
-  let pending = '';
-  child.stdout?.on('data', (data: Buffer) => {
-    pending += data.toString('utf8');
-    const lines = pending.split('\n');
-    pending = lines.pop() ?? '';
-    for (const line of lines) if (line.includes('"sync batch committed"')) committed += 1;
-  });
-  let stderr = '';
-  child.stderr?.on('data', (data: Buffer) => (stderr += data.toString('utf8')));
-  const exited = new Promise<NodeJS.Signals | number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal) resolve(signal);
-      else if (code === 0) resolve(0);
-      else reject(new Error(`worker exited with ${code}: ${stderr.slice(-2000)}`));
-    });
-  });
-  return { child, batches: () => committed, exited };
-}
-
-async function until(condition: () => boolean, exited: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void exited.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  while (!condition()) {
-    if (done) return false;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return true;
-}
 
 it(
   `indexes exactly the fixture workspace after ${KILLS} SIGKILLs mid-sync`,
@@ -133,7 +90,7 @@ it(
     await store.close();
 
     for (let kill = 0; kill < KILLS; kill++) {
-      const worker = startWorker(dataDir);
+      const worker = startWorkerProcess(dataDir);
       const target = 2 + Math.floor(Math.random() * 2);
       const reached = await until(() => worker.batches() >= target, worker.exited);
       expect(reached, 'the worker finished before it could be killed').toBe(true);
@@ -141,7 +98,7 @@ it(
       worker.child.kill('SIGKILL');
       expect(await worker.exited).toBe('SIGKILL');
     }
-    const last = startWorker(dataDir);
+    const last = startWorkerProcess(dataDir);
     expect(await last.exited).toBe(0);
 
     store = await openTestStore(dataDir);

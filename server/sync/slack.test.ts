@@ -4,16 +4,17 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppsResponse } from '../../common/api/apps';
-import type { SearchResponse } from '../../common/api/search';
 import { ConnectionStatus } from '../../common/connection-status';
 import { silentLogger, type ConnectorLogger } from '../../connectors/sdk';
 import { startSlackFake, type SlackFake } from '../../connectors/slack/fake';
 import { GUEST, credentialsFor, seedWorkspace, type Fixture } from '../../connectors/slack/fixture';
 import { appConnections, documents, type User } from '../db/schema';
+import { titlesFound } from '../testing/search';
+import { syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { encryptCredentials } from './connections';
-import { runSync, type SyncMode } from './engine';
+import { type SyncMode } from './engine';
 
 let server: TestServer;
 let fake: SlackFake;
@@ -63,18 +64,8 @@ async function connect(): Promise<string> {
   return id;
 }
 
-const sync = (
-  connectionId: string,
-  mode: SyncMode,
-  options: { runId?: string; logger?: ConnectorLogger; signal?: AbortSignal } = {},
-) =>
-  runSync(server.store.db, {
-    connectionId,
-    mode,
-    runId: options.runId ?? `run-${mode}-${Math.random()}`,
-    logger: options.logger ?? silentLogger,
-    signal: options.signal ?? new AbortController().signal,
-  });
+const sync = (connectionId: string, mode: SyncMode, options: Parameters<typeof syncNow>[3] = {}) =>
+  syncNow(server.store.db, connectionId, mode, options);
 
 async function indexedIds(connectionId: string): Promise<string[]> {
   const rows = await server.store.db
@@ -93,20 +84,7 @@ async function statusOf(connectionId: string) {
 }
 
 /** The titles a member finds for `q`. */
-async function found(user: User, q: string): Promise<string[]> {
-  const token = (await loginTokensFor(server.ctx, user)).id_token;
-  const res = await server.app.inject({
-    method: 'POST',
-    url: '/api/v1/_search',
-    headers: { authorization: `Bearer ${token}` },
-    payload: { q, page_size: 20 },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return res
-    .json<SearchResponse>()
-    .hits.map((hit) => hit.name)
-    .sort();
-}
+const found = (user: User, q: string) => titlesFound(server, user, q);
 
 /** What the fixture workspace holds inside the window, in the channels the app is in. */
 const fixtureIds = () =>
