@@ -227,7 +227,6 @@ export const loginCodes = pgTable(
     purpose: text('purpose', { enum: loginCodePurposes }).notNull().default('LOGIN'),
     codeHash: text('code_hash').notNull(),
     expiresAt: timestamp('expires_at', tz).notNull(),
-    attempts: integer('attempts').notNull().default(0),
     usedAt: timestamp('used_at', tz),
     createdAt: createdAt(),
   },
