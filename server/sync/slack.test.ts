@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppsResponse } from '../../common/api/apps';
 import { ConnectionStatus } from '../../common/connection-status';
 import { silentLogger, type ConnectorLogger } from '../../connectors/sdk';
+import { slackConnector } from '../../connectors/slack';
 import { startSlackFake, type SlackFake } from '../../connectors/slack/fake';
 import { GUEST, credentialsFor, seedWorkspace, type Fixture } from '../../connectors/slack/fixture';
 import { appConnections, documents, type User } from '../db/schema';
@@ -15,6 +16,7 @@ import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
 import { encryptCredentials } from './connections';
 import { type SyncMode } from './engine';
+import { registerConnector } from './registry';
 
 let server: TestServer;
 let fake: SlackFake;
@@ -26,6 +28,9 @@ let gus: User;
 let bob: User;
 
 beforeAll(async () => {
+  // Slack's Tier 3 allowance (50 calls a minute, shared by every sync of the workspace) would have this small
+  // workspace's syncs wait out most of a minute between tests; the limiter itself is tested in connectors/sdk.
+  registerConnector({ ...slackConnector, limits: { concurrency: 2 } });
   server = await createTestServer();
   // Small pages, so a sync takes many batches and can be cut short between them.
   fake = await startSlackFake({ pageSize: 2 });
