@@ -16,11 +16,14 @@ export interface WorkerProcess {
   exited: Promise<NodeJS.Signals | number>;
 }
 
-/** A worker process over DATA_DIR `dir` (or TEST_DATABASE_URL's server), with one-second job leases. */
-export function startWorkerProcess(dir: string): WorkerProcess {
+/**
+ * A worker process over DATA_DIR `dir` (or TEST_DATABASE_URL's server, unless `env` blanks it), with one-second
+ * job leases.
+ */
+export function startWorkerProcess(dir: string, env: NodeJS.ProcessEnv = {}): WorkerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dir, SCOUT_JOB_LEASE_MS: '1000' },
+    env: { ...process.env, DATA_DIR: dir, SCOUT_JOB_LEASE_MS: '1000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let committed = 0;
