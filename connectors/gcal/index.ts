@@ -168,7 +168,7 @@ async function* newPass(ctx: Context, tokens: Record<string, string>): AsyncGene
 
 export const gcalConnector = defineConnector({
   shortname: 'gcal',
-  installPayload: 'oauth',
+  installPayload: { individual: 'oauth' },
   credentialsSchema: googleCredentialsSchema,
   configSchema: googleConfigSchema,
   credentialFields: [],

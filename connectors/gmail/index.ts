@@ -197,7 +197,7 @@ async function* fullSync(ctx: Context): AsyncGenerator<SyncBatch> {
 
 export const gmailConnector = defineConnector({
   shortname: 'gmail',
-  installPayload: 'oauth',
+  installPayload: { individual: 'oauth' },
   credentialsSchema: googleCredentialsSchema,
   configSchema: googleConfigSchema,
   credentialFields: [],

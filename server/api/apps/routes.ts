@@ -16,6 +16,7 @@ import {
   InvalidCredentialsError,
   PermissionMismatchError,
   createConnectorContext,
+  installPayloadOf,
   type ConnectionIdentity,
   type SiteArchives,
 } from '../../../connectors/sdk';
@@ -107,7 +108,9 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const connector = getConnector(definition.shortname);
       if (!connector) throw notConnectable();
-      const parsed = INSTALL_PAYLOAD_SCHEMAS[connector.installPayload].safeParse({
+      const kind = installPayloadOf(connector, isOrg);
+      if (!kind) throw notConnectable();
+      const parsed = INSTALL_PAYLOAD_SCHEMAS[kind].safeParse({
         ...request.body.options,
         ...request.body.credentials,
       });
