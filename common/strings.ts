@@ -385,6 +385,9 @@ export const google = {
   /** Completes 'Failed to install {app}: {message}' when the account did not grant every scope asked for. */
   SCOPE_MISSING:
     'Scout was not granted all the access it asked for. Please connect again and approve every item.',
+  /** Completes 'Failed to install {app}: {message}' when the org connection's delegation is missing a scope. */
+  DELEGATION_REQUIRED:
+    "Scout's service account has not been granted domain-wide delegation with every scope it needs. A super admin can add its client ID and scopes in the Google Admin console.",
 } as const;
 
 /** Connector messages the spec does not word (ours), shown after 'Failed to install {app}: ' or as a status. */
