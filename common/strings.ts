@@ -152,6 +152,9 @@ export const apps = {
   ICON_TOO_LARGE: 'The icon must be 5 MB or smaller.',
   VALID_URL: 'Please enter a valid URL.',
   POPUP_BLOCKED: 'Unable to connect, please check your popup blocker.',
+  /** Ours: the spec requires a marketplace org connect's email to be on the org's domain without wording it. */
+  marketplaceEmailDomain: (domain: string) =>
+    `Use the email address of an administrator at ${domain}, your organisation's domain.`,
   CHROME_ONLY: "Scout's extension is only supported on Chrome. Please use Chrome to install the extension.",
   // Tooltips and paywall
   UNABLE_TO_ADD: 'You are unable to add this app.',

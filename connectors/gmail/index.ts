@@ -21,6 +21,7 @@ import {
   googleCredentialsSchema,
   googleOAuth,
 } from '../google/api';
+import { withWorkspaceOrgConnection } from '../google/members';
 import { threadDocument, threadTime, visibleMessages } from './thread';
 
 export const GMAIL_ROOT_URL = 'https://gmail.googleapis.com/';
@@ -195,7 +196,7 @@ async function* fullSync(ctx: Context): AsyncGenerator<SyncBatch> {
   yield* listThreads(ctx, { v: 1, phase: 'threads', mailbox, historyId, pageToken: null });
 }
 
-export const gmailConnector = defineConnector({
+const mailboxConnector = defineConnector({
   shortname: 'gmail',
   installPayload: { individual: 'oauth' },
   credentialsSchema: googleCredentialsSchema,
@@ -245,3 +246,6 @@ export const gmailConnector = defineConnector({
     } while (pageToken !== null);
   },
 });
+
+/** A member's own mailbox, or (org connection) every member's, each thread readable by its mailbox's owner. */
+export const gmailConnector = withWorkspaceOrgConnection(mailboxConnector, GMAIL_SCOPES);
