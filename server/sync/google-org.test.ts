@@ -187,3 +187,40 @@ describe('a Gmail org connection through domain-wide delegation', () => {
     expect(res.json()).toMatchObject({ message: apps.UNABLE_TO_ADD });
   });
 });
+
+describe('a Google Calendar org connection through domain-wide delegation', () => {
+  it('syncs every member’s own calendars; a private event is its owner’s, a meeting its attendees’', async () => {
+    const { db } = server.store;
+    // The Gmail org connection above blocks Calendar's (the parent rule): it goes first.
+    await db.delete(documents).where(eq(documents.orgId, org.id));
+    await db.delete(appConnections).where(eq(appConnections.orgId, org.id));
+    const res = await install(bob, 'gcal', 'bob@example.com');
+    expect(res.statusCode, res.body).toBe(200);
+    const [row] = await db.select().from(appConnections).where(eq(appConnections.orgId, org.id));
+    expect(await syncNow(db, row!.id, 'full')).toMatchObject({ kind: 'complete' });
+
+    const ids = await indexedIds(row!.id);
+    // Grace is suspended (above): her calendars are not read.
+    expect(ids.filter((id) => id.endsWith('/ev-dentist'))).toEqual([
+      'ada@example.com/ada@example.com/ev-dentist',
+      'bob@example.com/bob@example.com/ev-dentist',
+    ]);
+    expect(await search(ada, 'dentist')).toEqual(['Dentist']);
+    expect(await search(bob, 'dentist')).toEqual(['Dentist']);
+    expect(await search(grace, 'dentist')).toEqual([]);
+    const [review] = await db
+      .select({ acl: documents.acl })
+      .from(documents)
+      .where(
+        and(
+          eq(documents.connectionId, row!.id),
+          eq(documents.externalId, 'ada@example.com/ada@example.com/ev-design-review'),
+        ),
+      );
+    expect([...(review?.acl ?? [])].sort()).toEqual([
+      'user:ada@example.com',
+      'user:grace@example.com',
+      'user:linus@example.com',
+    ]);
+  });
+});
