@@ -34,7 +34,7 @@ export function googleOAuth(scopes: readonly string[]): OAuthSettings {
 }
 
 /** Google's token response as the OAuth flow stores it (server/sync/oauth-tokens.ts adds `expires_at`). */
-export const googleTokenCredentialsSchema = z
+const googleTokenCredentialsSchema = z
   .object({
     access_token: z.string().min(1),
     refresh_token: z.string().min(1).optional(),
@@ -46,7 +46,7 @@ export const googleTokenCredentialsSchema = z
  * An org connection's marketplace install (spec §7): the Workspace admin's email. The connection reads through
  * the server's service account, acting as the admin or as each member (./service-account.ts).
  */
-export const googleDelegatedCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
+const googleDelegatedCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
 
 /** An individual connection's OAuth tokens, or an org connection's delegation. */
 export const googleCredentialsSchema = z.union([
@@ -105,7 +105,13 @@ export const classifyDirectoryFailure: AuthFailureClassifier = (failure) => {
   return { kind: 'permissionMismatch', message: googleStrings.ADMIN_REQUIRED };
 };
 
-/** Who each context of an org connection acts as (see `actingAs`); the connection itself acts as its admin. */
+/** Whether the context reads through the service account (an org connection) rather than a member's tokens. */
+export function isDelegated(ctx: GoogleContext): ctx is ConnectorContext<DelegatedCredentials, GoogleConfig> {
+  return 'marketplace' in ctx.credentials;
+}
+type DelegatedCredentials = z.output<typeof googleDelegatedCredentialsSchema>;
+
+/** Who each context of an org connection acts as (see `actingAs`). */
 const delegations = new WeakMap<GoogleContext, Delegation>();
 
 /**
@@ -113,18 +119,12 @@ const delegations = new WeakMap<GoogleContext, Delegation>();
  * member's data. Only an org connection (delegated credentials) can act as anyone.
  */
 export function actingAs(ctx: GoogleContext, subject: string, scopes: readonly string[]): GoogleContext {
-  if (!('marketplace' in ctx.credentials))
+  if (!isDelegated(ctx))
     throw new FatalSourceError('only an org connection can act as a member of the Workspace');
   const member: GoogleContext = { ...ctx };
   delegations.set(member, { subject, scopes });
   return member;
 }
-
-/** Whether the context reads through the service account (an org connection) rather than a member's tokens. */
-export function isDelegated(ctx: GoogleContext): ctx is ConnectorContext<DelegatedCredentials, GoogleConfig> {
-  return 'marketplace' in ctx.credentials;
-}
-type DelegatedCredentials = z.output<typeof googleDelegatedCredentialsSchema>;
 
 /** How close to its recorded expiry a refused access token counts as lapsed rather than revoked. */
 const EXPIRY_MARGIN_MS = 5 * 60_000;

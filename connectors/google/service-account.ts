@@ -69,7 +69,7 @@ function requireServiceAccount(): ServiceAccountKey {
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 
 /** The signed JWT that asks for `scopes` as `subject` (Google's claim set: iss, sub, scope, aud, iat, exp). */
-export function signedAssertion(
+function signedAssertion(
   key: ServiceAccountKey,
   subject: string,
   scopes: readonly string[],
