@@ -152,6 +152,9 @@ export const apps = {
   ICON_TOO_LARGE: 'The icon must be 5 MB or smaller.',
   VALID_URL: 'Please enter a valid URL.',
   POPUP_BLOCKED: 'Unable to connect, please check your popup blocker.',
+  /** Ours: the spec requires a marketplace org connect's email to be on the org's domain without wording it. */
+  marketplaceEmailDomain: (domain: string) =>
+    `Use the email address of an administrator at ${domain}, your organisation's domain.`,
   CHROME_ONLY: "Scout's extension is only supported on Chrome. Please use Chrome to install the extension.",
   // Tooltips and paywall
   UNABLE_TO_ADD: 'You are unable to add this app.',
@@ -385,6 +388,9 @@ export const google = {
   /** Completes 'Failed to install {app}: {message}' when the account did not grant every scope asked for. */
   SCOPE_MISSING:
     'Scout was not granted all the access it asked for. Please connect again and approve every item.',
+  /** Completes 'Failed to install {app}: {message}' when the org connection's delegation is missing a scope. */
+  DELEGATION_REQUIRED:
+    "Scout's service account has not been granted domain-wide delegation with every scope it needs. A super admin can add its client ID and scopes in the Google Admin console.",
 } as const;
 
 /** Connector messages the spec does not word (ours), shown after 'Failed to install {app}: ' or as a status. */

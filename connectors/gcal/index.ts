@@ -20,6 +20,7 @@ import {
   googleCredentialsSchema,
   googleOAuth,
 } from '../google/api';
+import { withWorkspaceOrgConnection } from '../google/members';
 import { eventDocument, eventExternalId } from './event';
 
 export const CALENDAR_ROOT_URL = 'https://www.googleapis.com/';
@@ -166,9 +167,9 @@ async function* newPass(ctx: Context, tokens: Record<string, string>): AsyncGene
   yield* runQueue(ctx, cursor);
 }
 
-export const gcalConnector = defineConnector({
+const calendarsConnector = defineConnector({
   shortname: 'gcal',
-  installPayload: 'oauth',
+  installPayload: { individual: 'oauth' },
   credentialsSchema: googleCredentialsSchema,
   configSchema: googleConfigSchema,
   credentialFields: [],
@@ -211,3 +212,6 @@ export const gcalConnector = defineConnector({
     }
   },
 });
+
+/** A member's own calendars, or (org connection) every member's, each event readable by its owner and attendees. */
+export const gcalConnector = withWorkspaceOrgConnection(calendarsConnector, CALENDAR_SCOPES);

@@ -391,7 +391,7 @@ async function currentAcl(run: Run, externalId: string): Promise<DocumentAcl | n
 
 export const gdriveConnector = defineConnector({
   shortname: 'gdrive',
-  installPayload: 'oauth',
+  installPayload: { individual: 'oauth' },
   credentialsSchema: googleCredentialsSchema,
   configSchema: googleConfigSchema,
   credentialFields: [],

@@ -21,6 +21,7 @@ import {
   googleCredentialsSchema,
   googleOAuth,
 } from '../google/api';
+import { withWorkspaceOrgConnection } from '../google/members';
 import { threadDocument, threadTime, visibleMessages } from './thread';
 
 export const GMAIL_ROOT_URL = 'https://gmail.googleapis.com/';
@@ -195,9 +196,9 @@ async function* fullSync(ctx: Context): AsyncGenerator<SyncBatch> {
   yield* listThreads(ctx, { v: 1, phase: 'threads', mailbox, historyId, pageToken: null });
 }
 
-export const gmailConnector = defineConnector({
+const mailboxConnector = defineConnector({
   shortname: 'gmail',
-  installPayload: 'oauth',
+  installPayload: { individual: 'oauth' },
   credentialsSchema: googleCredentialsSchema,
   configSchema: googleConfigSchema,
   credentialFields: [],
@@ -245,3 +246,6 @@ export const gmailConnector = defineConnector({
     } while (pageToken !== null);
   },
 });
+
+/** A member's own mailbox, or (org connection) every member's, each thread readable by its mailbox's owner. */
+export const gmailConnector = withWorkspaceOrgConnection(mailboxConnector, GMAIL_SCOPES);

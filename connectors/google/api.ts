@@ -7,6 +7,7 @@ import { drive, type drive_v3 } from '@googleapis/drive';
 import { z } from 'zod';
 import { google as googleStrings } from '../../common/strings';
 import {
+  FatalSourceError,
   InvalidCredentialsError,
   TransientError,
   unwrapConnectorError,
@@ -15,6 +16,7 @@ import {
   type ConnectorContext,
   type OAuthSettings,
 } from '../sdk';
+import { delegatedToken, type Delegation } from './service-account';
 
 export const GOOGLE_AUTHORIZE_URL = 'https://accounts.google.com/o/oauth2/v2/auth';
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
@@ -32,13 +34,25 @@ export function googleOAuth(scopes: readonly string[]): OAuthSettings {
 }
 
 /** Google's token response as the OAuth flow stores it (server/sync/oauth-tokens.ts adds `expires_at`). */
-export const googleCredentialsSchema = z
+const googleTokenCredentialsSchema = z
   .object({
     access_token: z.string().min(1),
     refresh_token: z.string().min(1).optional(),
     expires_at: z.iso.datetime({ offset: true }).optional(),
   })
   .loose();
+
+/**
+ * An org connection's marketplace install (spec §7): the Workspace admin's email. The connection reads through
+ * the server's service account, acting as the admin or as each member (./service-account.ts).
+ */
+const googleDelegatedCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
+
+/** An individual connection's OAuth tokens, or an org connection's delegation. */
+export const googleCredentialsSchema = z.union([
+  googleTokenCredentialsSchema,
+  googleDelegatedCredentialsSchema,
+]);
 export type GoogleCredentials = z.infer<typeof googleCredentialsSchema>;
 
 /** `baseUrl` replaces both Google API origins, which is how tests point a connector at its fake. */
@@ -91,6 +105,27 @@ export const classifyDirectoryFailure: AuthFailureClassifier = (failure) => {
   return { kind: 'permissionMismatch', message: googleStrings.ADMIN_REQUIRED };
 };
 
+/** Whether the context reads through the service account (an org connection) rather than a member's tokens. */
+export function isDelegated(ctx: GoogleContext): ctx is ConnectorContext<DelegatedCredentials, GoogleConfig> {
+  return 'marketplace' in ctx.credentials;
+}
+type DelegatedCredentials = z.output<typeof googleDelegatedCredentialsSchema>;
+
+/** Who each context of an org connection acts as (see `actingAs`). */
+const delegations = new WeakMap<GoogleContext, Delegation>();
+
+/**
+ * The context of an org connection acting as `subject` with `scopes`: Google APIs called through it see that
+ * member's data. Only an org connection (delegated credentials) can act as anyone.
+ */
+export function actingAs(ctx: GoogleContext, subject: string, scopes: readonly string[]): GoogleContext {
+  if (!isDelegated(ctx))
+    throw new FatalSourceError('only an org connection can act as a member of the Workspace');
+  const member: GoogleContext = { ...ctx };
+  delegations.set(member, { subject, scopes });
+  return member;
+}
+
 /** How close to its recorded expiry a refused access token counts as lapsed rather than revoked. */
 const EXPIRY_MARGIN_MS = 5 * 60_000;
 
@@ -104,13 +139,35 @@ export function googleClientOptions(
   classify: AuthFailureClassifier = classifyGoogleFailure,
 ) {
   const base = ctx.config.baseUrl ?? origin;
+  const credentials = ctx.credentials;
   const http = ctx.http.with({
     baseUrl: base,
-    headers: { authorization: `Bearer ${ctx.credentials.access_token}` },
+    ...('access_token' in credentials
+      ? { headers: { authorization: `Bearer ${credentials.access_token}` } }
+      : {}),
     classifyAuthFailure: classify,
   });
   const viaClient = vendorFetch(http, { maxBodyBytes: MAX_DOWNLOAD_BYTES });
-  const expiresAt = Date.parse(ctx.credentials.expires_at ?? '');
+  const rootUrl = `${base.replace(/\/+$/, '')}/`;
+  if (!('access_token' in credentials)) {
+    const delegation = delegations.get(ctx);
+    if (!delegation) throw new FatalSourceError('an org connection must say whom it acts as (actingAs)');
+    const delegatedFetch: typeof fetch = async (input, init) => {
+      // A token Google refuses before its time (revoked delegation, a rotated key) gets one new token and a retry.
+      for (let renew = false; ; renew = true) {
+        const headers = new Headers(init?.headers);
+        headers.set('authorization', `Bearer ${await delegatedToken(ctx, delegation, renew)}`);
+        try {
+          return await viaClient(input, { ...init, headers });
+        } catch (error) {
+          if (error instanceof InvalidCredentialsError && !renew) continue;
+          throw error;
+        }
+      }
+    };
+    return { rootUrl, fetchImplementation: delegatedFetch, retry: false };
+  }
+  const expiresAt = Date.parse(credentials.expires_at ?? '');
   const fetchImplementation: typeof fetch = async (input, init) => {
     try {
       return await viaClient(input, init);
@@ -125,7 +182,7 @@ export function googleClientOptions(
     }
   };
   // The connection's client retries; the SDK's own retries would multiply its attempts.
-  return { rootUrl: `${base.replace(/\/+$/, '')}/`, fetchImplementation, retry: false };
+  return { rootUrl, fetchImplementation, retry: false };
 }
 
 export function driveApi(ctx: GoogleContext): drive_v3.Drive {

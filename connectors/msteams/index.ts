@@ -389,7 +389,7 @@ async function membersOf(client: HttpClient, path: string): Promise<GroupMembers
 export function createTeamsConnector(options: { loginUrl?: string } = {}) {
   return defineConnector({
     shortname: SHORTNAME,
-    installPayload: 'oauth',
+    installPayload: { individual: 'oauth' },
     credentialsSchema: graphCredentialsSchema,
     configSchema: graphConfigSchema,
     credentialFields: [],

@@ -37,7 +37,7 @@ async function listDrives(graph: Graph): Promise<DriveRef[]> {
 
 export const onedriveConnector = defineConnector({
   shortname: SHORTNAME,
-  installPayload: 'marketplace',
+  installPayload: { org: 'marketplace' },
   credentialsSchema: tenantCredentialsSchema,
   configSchema: tenantConfigSchema,
   credentialFields: [],

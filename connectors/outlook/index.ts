@@ -335,7 +335,7 @@ async function* syncMailbox(ctx: GraphContext, saved: OutlookCursor | null): Asy
 export function createOutlookConnector(options: { loginUrl?: string } = {}) {
   return defineConnector({
     shortname: 'outlook',
-    installPayload: 'oauth',
+    installPayload: { individual: 'oauth' },
     credentialsSchema: graphCredentialsSchema,
     configSchema: graphConfigSchema,
     credentialFields: [],

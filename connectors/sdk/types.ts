@@ -234,10 +234,27 @@ export interface OAuthSettings {
   readonly tokenAuth?: 'post' | 'basic';
 }
 
+/**
+ * The body the connect dialog sends (spec §7): one kind for both connection kinds, or one per kind where an org
+ * connection is made differently (Google's and Microsoft's marketplace installs) from an individual one. A kind left
+ * out is a connection this server cannot make.
+ */
+export type InstallPayloadDeclaration =
+  InstallPayloadKind | { readonly org?: InstallPayloadKind; readonly individual?: InstallPayloadKind };
+
+/** The install payload of an org (`isOrg`) or individual connection of `connector`; undefined when it has none. */
+export function installPayloadOf(
+  connector: { readonly installPayload: InstallPayloadDeclaration },
+  isOrg: boolean,
+): InstallPayloadKind | undefined {
+  const declared = connector.installPayload;
+  if (typeof declared === 'string') return declared;
+  return isOrg ? declared.org : declared.individual;
+}
+
 export interface Connector<Credentials, Config> {
   readonly shortname: AppShortname;
-  /** The body the connect dialog sends (spec §7). */
-  readonly installPayload: InstallPayloadKind;
+  readonly installPayload: InstallPayloadDeclaration;
   /** Reads the install payload (and later the decrypted store) into typed credentials. */
   readonly credentialsSchema: z.ZodType<Credentials>;
   /**

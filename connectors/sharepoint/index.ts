@@ -38,7 +38,7 @@ async function listDrives(graph: Graph): Promise<DriveRef[]> {
 
 export const sharepointConnector = defineConnector({
   shortname: SHORTNAME,
-  installPayload: 'marketplace',
+  installPayload: { org: 'marketplace' },
   credentialsSchema: tenantCredentialsSchema,
   configSchema: tenantConfigSchema,
   credentialFields: [],

@@ -37,6 +37,10 @@ export function hasConnector(appName: string): boolean {
   return connectors.has(appName);
 }
 
+export function registeredAppNames(): string[] {
+  return [...connectors.keys()];
+}
+
 registerConnector(websiteConnector);
 registerConnector(customApiConnector);
 registerConnector(gsitesConnector);

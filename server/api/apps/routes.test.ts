@@ -333,6 +333,17 @@ const CASES: Case[] = [
     code: 'NOT_IMPLEMENTED',
     message: NOT_CONNECTABLE_MESSAGE,
   },
+  {
+    // SharePoint's connector reads a tenant by its admin's consent: it declares no individual connection.
+    name: 'connection kind the connector does not declare',
+    plan: 'ENTERPRISE',
+    actor: 'member',
+    app: 'sharepoint',
+    isOrg: false,
+    status: 400,
+    code: 'NOT_IMPLEMENTED',
+    message: NOT_CONNECTABLE_MESSAGE,
+  },
 ];
 
 describe('PUT /app/install/{app}: the gating rules of spec §6', () => {

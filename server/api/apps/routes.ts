@@ -16,6 +16,7 @@ import {
   InvalidCredentialsError,
   PermissionMismatchError,
   createConnectorContext,
+  installPayloadOf,
   type ConnectionIdentity,
   type SiteArchives,
 } from '../../../connectors/sdk';
@@ -107,7 +108,9 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
 
       const connector = getConnector(definition.shortname);
       if (!connector) throw notConnectable();
-      const parsed = INSTALL_PAYLOAD_SCHEMAS[connector.installPayload].safeParse({
+      const kind = installPayloadOf(connector, isOrg);
+      if (!kind) throw notConnectable();
+      const parsed = INSTALL_PAYLOAD_SCHEMAS[kind].safeParse({
         ...request.body.options,
         ...request.body.credentials,
       });
@@ -126,6 +129,13 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
         )
       )
         throw badRequest(appStrings.UNIQUE_CONNECTION_NAME, 'VALIDATION_FAILED');
+      // Spec §5: a marketplace org connect names an admin of the org's own Google Workspace or Microsoft tenant.
+      if (kind === 'marketplace') {
+        const domain = (await orgDomain(db(), viewer.orgId)).toLowerCase();
+        const emailDomain = String(payload.email).split('@')[1]?.toLowerCase();
+        if (!domain || emailDomain !== domain)
+          throw badRequest(appStrings.marketplaceEmailDomain(domain), 'VALIDATION_FAILED');
+      }
       const { config } = splitPayload(connector, payload);
       // The archives the connection's owner, who keeps it through a reconnect, will sync from.
       const owner = { orgId: viewer.orgId, userId: reconnecting ? reconnecting.userId : viewer.userId };

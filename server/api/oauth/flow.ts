@@ -24,6 +24,7 @@ import {
   InvalidCredentialsError,
   PermissionMismatchError,
   createConnectorContext,
+  installPayloadOf,
   type OAuthSettings,
 } from '../../../connectors/sdk';
 import { cookieValue, redirectCookie } from '../../auth/redirect-cookie';
@@ -113,7 +114,9 @@ export async function beginAppOAuth(
   const { db } = ctx.store;
   await assertMayInstall(db, viewer, app, body.admin, body.appId ?? null);
 
-  const parsed = INSTALL_PAYLOAD_SCHEMAS[connector.installPayload].safeParse(body.options);
+  // An app whose org connection is a marketplace install (Google, Microsoft) is not signed in to here.
+  if (installPayloadOf(connector, body.admin) !== 'oauth') throw notConnectable();
+  const parsed = INSTALL_PAYLOAD_SCHEMAS.oauth.safeParse(body.options);
   if (!parsed.success)
     throw badRequest(parsed.error.issues[0]?.message ?? 'Invalid input.', 'VALIDATION_FAILED');
   const secretKeys = new Set<string>(connector.credentialFields.map((field) => field.key));

@@ -269,4 +269,14 @@ describe('app OAuth connect', () => {
     const unknown = await start(admin, 'no-such-app', {});
     expect(unknown.status).toBe(404);
   });
+
+  it('sends only an individual Gmail connection to Google: the org connection is a marketplace install', async () => {
+    vi.stubEnv('SCOUT_OAUTH_GMAIL_CLIENT_ID', 'gmail-client');
+    vi.stubEnv('SCOUT_OAUTH_GMAIL_CLIENT_SECRET', 'gmail-secret');
+    const org = await start(admin, 'gmail', { admin: true, options: {} });
+    expect(org).toMatchObject({ status: 400, body: { code: 'NOT_IMPLEMENTED' } });
+    const individual = await start(member, 'gmail', { admin: false, options: {} });
+    expect(individual.status).toBe(200);
+    expect(new URL(individual.body.url).origin).toBe('https://accounts.google.com');
+  });
 });
