@@ -90,20 +90,25 @@ async function connectThroughPopup(user: User, app: string, isOrg: boolean): Pro
   const posted = /const result = (\{.*?\});/s.exec(await callback.text())?.[1] ?? '{}';
   const result = oauthResultSchema.parse(JSON.parse(posted));
   expect(result).toMatchObject({ success: true, app });
-  if (!result.success) throw new Error(result.message);
+  if (!result.connectionId) throw new Error(JSON.stringify(result));
   return result.connectionId;
 }
 
 const found = async (user: User, q: string) => titlesFound({ ...running, ctx: running.app.ctx }, user, q);
 
 describe('SCOUT_FAKE_VENDORS=1', () => {
-  it('points the apps at fakes on 127.0.0.1, whatever a connection stored', () => {
+  it('points every app of issue 12 at a fake on 127.0.0.1, whatever a connection stored', () => {
     const local = /^http:\/\/127\.0\.0\.1:\d+(\/|$)/;
-    expect(getConnector('slack')?.oauth?.authorizeUrl).toMatch(local);
-    expect(getConnector('gmail')?.oauth?.tokenUrl).toMatch(local);
-    const stored = { baseUrl: 'https://graph.microsoft.com/v1.0' };
-    expect(getConnector('sharepoint')?.configSchema.parse(stored)).toMatchObject({
-      baseUrl: expect.stringMatching(local),
+    const apps = ['slack', 'notion', 'gdrive', 'gworkspace-directory', 'gmail', 'gcal', 'outlook', 'msteams'];
+    for (const app of [...apps, 'sharepoint', 'onedrive']) {
+      const config = getConnector(app)?.configSchema.parse({ baseUrl: 'https://vendor.example/api/' });
+      expect(config, app).toMatchObject({ baseUrl: expect.stringMatching(local) });
+    }
+    for (const app of apps) {
+      expect(getConnector(app)?.oauth?.authorizeUrl, app).toMatch(local);
+      expect(getConnector(app)?.oauth?.tokenUrl, app).toMatch(local);
+    }
+    expect(getConnector('sharepoint')?.configSchema.parse({})).toMatchObject({
       loginUrl: expect.stringMatching(local),
     });
   });
@@ -153,5 +158,38 @@ describe('SCOUT_FAKE_VENDORS=1', () => {
     expect(review(await found(ben, 'salary review'))).toHaveLength(1);
     expect(review(await found(chloe, 'salary review'))).toEqual([]);
     expect(travel(await found(chloe, 'Acme travel policy'))).toHaveLength(1);
+  });
+
+  it('connects every other app of issue 12 to its fake, and each syncs to the end', async () => {
+    const [admin, ben, chloe] = [await adminOf(), await benOf(), await chloeOf()];
+    const popups: [User, string, boolean][] = [
+      [admin, 'notion', true],
+      [admin, 'gdrive', true],
+      [admin, 'gworkspace-directory', true],
+      [ben, 'gcal', false],
+      [ben, 'outlook', false],
+      [ben, 'msteams', false],
+    ];
+    for (const [user, app, isOrg] of popups) {
+      const connectionId = await connectThroughPopup(user, app, isOrg);
+      expect(await syncNow(running.store.db, connectionId, 'full'), app).toMatchObject({ kind: 'complete' });
+    }
+    const install = await fetch(`${base}/api/v1/app/install/onedrive`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${await tokenOf(admin)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ isOrg: true, options: { email: DEMO_ADMIN_EMAIL, marketplace: true } }),
+    });
+    expect(install.status).toBe(200);
+    const onedrive = ((await install.json()) as { connection: { id: string } }).connection.id;
+    expect(await syncNow(running.store.db, onedrive, 'full')).toMatchObject({ kind: 'complete' });
+
+    const notes = (titles: string[]) =>
+      titles.filter((title) => title === `${ben.firstName} ${ben.lastName} 1:1 notes`);
+    expect(notes(await found(ben, 'career goals Orion'))).toHaveLength(1);
+    expect(notes(await found(chloe, 'career goals Orion'))).toEqual([]);
+    const onboarding = (titles: string[]) => titles.filter((title) => title === 'Acme onboarding guide');
+    expect(onboarding(await found(chloe, 'onboarding guide buddy'))).toHaveLength(1);
+    const review = (titles: string[]) => titles.filter((title) => title === 'Orion launch review');
+    expect(review(await found(ben, 'Orion launch review checklist risks'))).toHaveLength(1);
   });
 });

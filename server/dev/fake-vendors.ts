@@ -13,7 +13,14 @@
 import { z } from 'zod';
 import type { Connector } from '../../connectors/sdk';
 import { startFakeAuthorizationServer, type FakeAuthorizationServer } from '../../connectors/sdk/fake-oauth';
+import { startCalendarFake } from '../../connectors/gcal/fake';
+import { startDriveFake, seedAcmeDrive } from '../../connectors/gdrive/fake';
 import { startGmailFake } from '../../connectors/gmail/fake';
+import { seedAcmeDirectory, startDirectoryFake } from '../../connectors/gworkspace-directory/fake';
+import { FAKE_CLIENT } from '../../connectors/microsoft/fake-identity';
+import { startTeamsFake } from '../../connectors/msteams/fake';
+import { blocks, startNotionFake } from '../../connectors/notion/fake';
+import { startOutlookFake } from '../../connectors/outlook/fake';
 import {
   startGraphTenantFake,
   linkGrant,
@@ -183,6 +190,208 @@ async function gmail(): Promise<DevApp> {
   };
 }
 
+/** A Google OAuth app on its fake: the Allow page issues the fake's tokens, refreshes go to its token endpoint. */
+async function googleApp(
+  shortname: string,
+  baseUrl: string,
+  tokens: () => Record<string, unknown>,
+  refreshUrl: string | undefined,
+  close: () => Promise<void>,
+): Promise<DevApp> {
+  const client = { id: `scout-dev-${shortname}`, secret: `scout-dev-${shortname}-secret` };
+  const authorization = await startFakeAuthorizationServer({
+    vendor: 'Google',
+    client,
+    issue: () => ({ token_type: 'Bearer', ...tokens() }),
+    refreshUrl,
+  });
+  return {
+    shortname,
+    config: { baseUrl },
+    client,
+    authorization,
+    close: async () => {
+      await Promise.all([close(), authorization.close()]);
+    },
+  };
+}
+
+/** Acme's Drive at the demo domain: a file the whole domain reads, and one shared with one member. */
+async function gdrive(): Promise<DevApp> {
+  const fake = await startDriveFake({ user: admin.email });
+  seedAcmeDrive(fake);
+  fake.addFile({
+    id: 'dev-holidays',
+    name: 'Acme holiday calendar',
+    mimeType: 'application/vnd.google-apps.document',
+    parent: 'root',
+    content: 'Office closed on 24 December and 1 January; the summer shutdown is the first week of August.',
+    permissions: [{ type: 'domain', role: 'reader', domain: DEMO_DOMAIN, allowFileDiscovery: true }],
+  });
+  fake.addFile({
+    id: 'dev-one-on-one',
+    name: `${member.name} 1:1 notes`,
+    mimeType: 'application/vnd.google-apps.document',
+    parent: 'root',
+    content: 'Career goals: lead the Orion launch; ask about the conference budget.',
+    permissions: [{ type: 'user', role: 'writer', emailAddress: member.email }],
+  });
+  return googleApp(
+    'gdrive',
+    fake.server.url,
+    () => ({ access_token: fake.token, scope: 'https://www.googleapis.com/auth/drive.readonly' }),
+    undefined,
+    () => fake.close(),
+  );
+}
+
+/** The demo members in Acme's directory, beside the fixture's people and groups. */
+async function gworkspaceDirectory(): Promise<DevApp> {
+  const fake = await startDirectoryFake();
+  seedAcmeDirectory(fake);
+  for (const person of people)
+    fake.putUser({
+      id: `dev-${person.local}`,
+      primaryEmail: person.email,
+      name: { fullName: person.name },
+      creationTime: '2024-02-01T09:00:00.000Z',
+    });
+  fake.addGroup(`everyone@${DEMO_DOMAIN}`, [
+    ...people.map((person) => ({ email: person.email, type: 'USER', status: 'ACTIVE' })),
+  ]);
+  return googleApp(
+    'gworkspace-directory',
+    fake.server.url,
+    () => ({
+      access_token: fake.token,
+      scope: 'https://www.googleapis.com/auth/admin.directory.user.readonly',
+    }),
+    undefined,
+    () => fake.close(),
+  );
+}
+
+/** A member's calendar, with a meeting a colleague attends. */
+async function gcal(): Promise<DevApp> {
+  const fake = await startCalendarFake({ member: member.email, pageSize: 50 });
+  const start = new Date(Date.now() + 2 * DAY_MS);
+  fake.putEvent(member.email, {
+    id: 'dev-orion-review',
+    summary: 'Orion launch review',
+    description: 'Walk through the launch checklist and the open risks.',
+    start: { dateTime: start.toISOString() },
+    end: { dateTime: new Date(start.getTime() + HOUR_S * 1000).toISOString() },
+    attendees: [
+      { email: member.email, responseStatus: 'accepted' },
+      { email: colleague.email, responseStatus: 'needsAction' },
+    ],
+  });
+  return googleApp(
+    'gcal',
+    fake.server.url,
+    () => ({
+      access_token: fake.accessToken(),
+      refresh_token: fake.refreshToken,
+      expires_in: 3599,
+      scope: 'https://www.googleapis.com/auth/calendar.readonly',
+    }),
+    `${fake.server.url}/token`,
+    () => fake.close(),
+  );
+}
+
+/** Notion's workspace with the demo members in it (one as a guest, who never reads its pages). */
+async function notion(): Promise<DevApp> {
+  const fake = await startNotionFake({
+    clientId: 'scout-dev-notion',
+    clientSecret: 'scout-dev-notion-secret',
+  });
+  for (const person of people)
+    fake.users.push({
+      key: person.local,
+      name: person.name,
+      email: person.email,
+      role: person === people.at(-1) ? 'guest' : 'member',
+    });
+  fake.upsertPage({
+    key: 'dev-onboarding',
+    title: 'Acme onboarding guide',
+    parent: 'workspace',
+    blocks: [blocks.paragraph('Your first week: meet your buddy, set up your laptop and read the handbook.')],
+  });
+  fake.share('dev-onboarding');
+  const client = { id: fake.clientId, secret: fake.clientSecret };
+  const authorization = await startFakeAuthorizationServer({
+    vendor: 'Notion',
+    client,
+    issue: () => ({
+      access_token: fake.token,
+      token_type: 'bearer',
+      bot_id: 'dev-bot',
+      workspace_name: 'Acme',
+      workspace_id: 'dev-workspace',
+      workspace_icon: null,
+      owner: { type: 'user', user: { object: 'user', id: 'dev-admin', person: { email: admin.email } } },
+      duplicated_template_id: null,
+    }),
+  });
+  return {
+    shortname: 'notion',
+    config: { baseUrl: fake.url },
+    client,
+    authorization,
+    close: async () => {
+      await Promise.all([fake.close(), authorization.close()]);
+    },
+  };
+}
+
+/**
+ * A Microsoft OAuth app on its fake, whose fixture people are at contoso.com: connected individually, its mailbox
+ * or chats are the connecting member's alone, as any individual connection's are.
+ */
+async function microsoftApp(
+  shortname: string,
+  fake: {
+    graphUrl: string;
+    server: { url: string };
+    identity: { accessToken: string; refreshToken: string };
+  },
+  close: () => Promise<void>,
+): Promise<DevApp> {
+  const client = { id: FAKE_CLIENT.id, secret: FAKE_CLIENT.secret };
+  const authorization = await startFakeAuthorizationServer({
+    vendor: 'Microsoft',
+    client,
+    issue: () => ({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      access_token: fake.identity.accessToken,
+      refresh_token: fake.identity.refreshToken,
+    }),
+    refreshUrl: `${fake.server.url}/organizations/oauth2/v2.0/token`,
+  });
+  return {
+    shortname,
+    config: { baseUrl: fake.graphUrl },
+    client,
+    authorization,
+    close: async () => {
+      await Promise.all([close(), authorization.close()]);
+    },
+  };
+}
+
+async function outlook(): Promise<DevApp> {
+  const fake = await startOutlookFake({ pageSize: 50 });
+  return microsoftApp('outlook', fake, () => fake.close());
+}
+
+async function msteams(): Promise<DevApp> {
+  const fake = await startTeamsFake({ pageSize: 50 });
+  return microsoftApp('msteams', fake, () => fake.close());
+}
+
 /** One Microsoft 365 tenant at the demo domain serves SharePoint and OneDrive, as a real tenant does. */
 async function microsoftTenant(): Promise<DevApp[]> {
   const fake = await startGraphTenantFake({
@@ -239,7 +448,19 @@ export async function startFakeVendors(
   logger: Logger,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<FakeVendors> {
-  const apps = (await Promise.all([slack(), gmail(), microsoftTenant()])).flat();
+  const apps = (
+    await Promise.all([
+      slack(),
+      notion(),
+      gdrive(),
+      gworkspaceDirectory(),
+      gmail(),
+      gcal(),
+      outlook(),
+      msteams(),
+      microsoftTenant(),
+    ])
+  ).flat();
   // What dev mode replaces, put back on close, so a process that stops it (a test) has its vendors again.
   const restores: (() => void)[] = [];
   for (const app of apps) {
