@@ -2,7 +2,9 @@
 // the real HTTP routes as a browser would (the OAuth popup's authorize page, Allow, the callback; the marketplace
 // install), synced by the engine, then found through `_search` by the member who may read them and nobody else.
 import { createServer } from 'node:net';
+import { Writable } from 'node:stream';
 import { eq } from 'drizzle-orm';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oauthResultSchema } from '../../common/api/oauth';
 import { fakeVendors } from '../../common/strings';
@@ -10,7 +12,6 @@ import { loadConfig } from '../config';
 import { DEMO_ADMIN_EMAIL, DEMO_PEOPLE } from '../demo/seed';
 import { users, type User } from '../db/schema';
 import { MEMORY_DATA_DIR } from '../db/store';
-import { createLogger } from '../logger';
 import { startServer, type RunningServer } from '../serve';
 import { getConnector } from '../sync/registry';
 import { syncNow } from '../sync/testing/connections';
@@ -19,6 +20,7 @@ import { titlesFound } from '../testing/search';
 
 let running: RunningServer;
 let base: string;
+const logLines: string[] = [];
 const member = (email: string | undefined) => async (): Promise<User> => {
   const [row] = await running.store.db
     .select()
@@ -49,7 +51,13 @@ beforeAll(async () => {
     host: '127.0.0.1',
     secretKey: Buffer.alloc(32, 7).toString('base64'),
   };
-  running = await startServer(config, { logger: createLogger('silent'), logLevel: 'silent' });
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  running = await startServer(config, { logger: pino({ level: 'info' }, sink), logLevel: 'silent' });
   base = running.url;
 });
 afterAll(async () => {
@@ -97,6 +105,24 @@ async function connectThroughPopup(user: User, app: string, isOrg: boolean): Pro
 const found = async (user: User, q: string) => titlesFound({ ...running, ctx: running.app.ctx }, user, q);
 
 describe('SCOUT_FAKE_VENDORS=1', () => {
+  it('says at start, in one line, which apps reach fakes', () => {
+    const lines = logLines.filter((line) => line.includes('SCOUT_FAKE_VENDORS=1'));
+    expect(lines).toHaveLength(1);
+    const fakes = (JSON.parse(lines[0] ?? '{}') as { fakes?: Record<string, string> }).fakes ?? {};
+    expect(Object.keys(fakes).sort()).toEqual([
+      'gcal',
+      'gdrive',
+      'gmail',
+      'gworkspace-directory',
+      'msteams',
+      'notion',
+      'onedrive',
+      'outlook',
+      'sharepoint',
+      'slack',
+    ]);
+  });
+
   it('points every app of issue 12 at a fake on 127.0.0.1, whatever a connection stored', () => {
     const local = /^http:\/\/127\.0\.0\.1:\d+(\/|$)/;
     const apps = ['slack', 'notion', 'gdrive', 'gworkspace-directory', 'gmail', 'gcal', 'outlook', 'msteams'];
