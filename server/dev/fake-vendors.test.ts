@@ -59,7 +59,8 @@ beforeAll(async () => {
   });
   running = await startServer(config, { logger: pino({ level: 'info' }, sink), logLevel: 'silent' });
   base = running.url;
-});
+  // A first start indexes the demo workspace and starts ten fakes: longer than a unit hook, like the e2e ones.
+}, 120_000);
 afterAll(async () => {
   await running.close();
 });
