@@ -35,8 +35,7 @@ import { oauthClientVariables } from '../sync/oauth-tokens';
 import { getConnector, registerConnector } from '../sync/registry';
 
 export interface FakeVendors {
-  /** App shortname → the address of its fake's API. */
-  readonly apps: Readonly<Record<string, string>>;
+  /** Stops the fakes and gives the apps their vendors back. */
   close(): Promise<void>;
 }
 
@@ -61,11 +60,13 @@ const people = DEMO_PEOPLE.map((person) => ({
   name: `${person.firstName} ${person.lastName}`,
   admin: person.admin ?? false,
 }));
-const [admin, member, colleague] = people as [
-  (typeof people)[number],
-  (typeof people)[number],
-  (typeof people)[number],
-];
+const demoPerson = (index: number) => {
+  const person = people[index];
+  if (!person) throw new Error(`the demo workspace has no member ${index}`);
+  return person;
+};
+/** The admin who connects org-wide apps, the member some items are private to, and a colleague who may not read them. */
+const [admin, member, colleague] = [demoPerson(0), demoPerson(1), demoPerson(2)];
 
 async function slack(): Promise<DevApp> {
   const fake = await startSlackFake();
@@ -487,7 +488,6 @@ export async function startFakeVendors(
     `SCOUT_FAKE_VENDORS=1: ${apps.map((app) => app.shortname).join(', ')} connect to fakes on 127.0.0.1, not to their vendors`,
   );
   return {
-    apps: addresses,
     async close() {
       for (const restore of restores) restore();
       await Promise.all(apps.map((app) => app.close()));
