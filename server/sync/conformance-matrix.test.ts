@@ -5,12 +5,15 @@
 // The SDK's conformance kit is not run here a second time: each connector's own suite runs it against its fake
 // (connectors/<app>/index.test.ts), under `npm test` like this file. The matrix checks that such a call exists, and
 // reads the other test files the same way, so it stays a quick table rather than a second copy of every suite.
+// Dev mode is the exception: its fakes start here, since whether an app reaches one is only known by asking it.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionType, getApp, supportsOrg, supportsPersonal } from '../../common/catalogue';
 import { connectFormOf } from '../../common/connect-forms';
+import { startFakeVendors } from '../dev/fake-vendors';
+import { createLogger } from '../logger';
 import { getConnector } from './registry';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,6 +40,7 @@ const CAPABILITIES = [
   'individual payload',
   'auth settings',
   'fake',
+  'dev mode',
   'conformance kit',
   'full+incremental+listIds',
   'permission sync',
@@ -98,7 +102,7 @@ function syncTestOf(app: IssueApp): boolean {
   return source !== null && /titlesFound\(|\/_search/.test(source);
 }
 
-function row(app: IssueApp): Record<Capability, Cell> {
+function row(app: IssueApp, devMode: ReadonlySet<string>): Record<Capability, Cell> {
   const definition = getApp(app);
   const connector = getConnector(app);
   const cell = (ok: boolean): Cell => (ok ? 'ok' : 'missing');
@@ -135,6 +139,7 @@ function row(app: IssueApp): Record<Capability, Cell> {
     'individual payload': payload(false, individualAllowed),
     'auth settings': cell(authSettings),
     fake: cell(fakeOf(app) !== null),
+    'dev mode': cell(devMode.has(app)),
     'conformance kit': cell(kit),
     'full+incremental+listIds': cell(
       typeof connector?.fullSync === 'function' &&
@@ -161,8 +166,39 @@ function table(rows: ReadonlyMap<IssueApp, Record<Capability, Cell>>): string {
   return [header, ...lines].join('\n');
 }
 
+const LOCAL = /^http:\/\/127\.0\.0\.1:\d+(\/|$)/;
+
+/**
+ * The apps SCOUT_FAKE_VENDORS=1 really points at a fake: started here, each app's connection settings (and OAuth
+ * endpoints) must resolve to 127.0.0.1 whatever a connection stored.
+ */
+async function appsInDevMode(): Promise<Set<string>> {
+  const fakes = await startFakeVendors(createLogger('silent'), {});
+  try {
+    return new Set(
+      ISSUE_APPS.filter((app) => {
+        const connector = getConnector(app);
+        const config: unknown = connector?.configSchema.parse({ baseUrl: 'https://vendor.example/' });
+        const baseUrl =
+          typeof config === 'object' && config !== null && 'baseUrl' in config ? config.baseUrl : '';
+        const oauth = connector?.oauth;
+        return (
+          LOCAL.test(String(baseUrl)) &&
+          (oauth === undefined || (LOCAL.test(oauth.authorizeUrl) && LOCAL.test(oauth.tokenUrl)))
+        );
+      }),
+    );
+  } finally {
+    await fakes.close();
+  }
+}
+
 describe('conformance matrix of issue 12', () => {
-  const rows = new Map(ISSUE_APPS.map((app) => [app, row(app)]));
+  let rows: Map<IssueApp, Record<Capability, Cell>>;
+  beforeAll(async () => {
+    const devMode = await appsInDevMode();
+    rows = new Map(ISSUE_APPS.map((app) => [app, row(app, devMode)]));
+  });
 
   it('has every capability of every app, apart from the known gaps, and every known gap is still a gap', () => {
     const missing = ISSUE_APPS.flatMap((app) =>
