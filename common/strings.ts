@@ -429,3 +429,11 @@ export const connectionDetails = {
   NEVER: 'Never',
   NONE: 'None',
 } as const;
+
+/** The authorization page of a vendor's fake in the SCOUT_FAKE_VENDORS=1 dev mode (ours; no vendor's words). */
+export const fakeVendors = {
+  allowTitle: (vendor: string) => `Fake ${vendor}: allow Scout?`,
+  allowExplanation: (vendor: string) =>
+    `This is not ${vendor}: Scout's development mode runs a fake of it on this machine. Allowing connects Scout to its made-up workspace.`,
+  ALLOW: 'Allow',
+} as const;

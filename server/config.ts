@@ -28,6 +28,8 @@ const envSchema = z.object({
   /** Background jobs one process runs at once: quick ones (uploads, permission syncs, embeddings) and long syncs. */
   SCOUT_QUICK_JOBS: z.coerce.number().int().min(1).max(64).default(2),
   SCOUT_LONG_JOBS: z.coerce.number().int().min(1).max(64).default(2),
+  /** '1' connects the vendors' apps to fakes on 127.0.0.1 (server/dev/fake-vendors.ts), for trying them out. */
+  SCOUT_FAKE_VENDORS: z.enum(['0', '1']).default('0'),
 });
 
 export type Config = {
@@ -48,6 +50,8 @@ export type Config = {
   allowPrivateHosts: PrivateAccess;
   /** Worker slots per lane: SCOUT_QUICK_JOBS and SCOUT_LONG_JOBS. */
   workerLanes: { quick: number; long: number };
+  /** SCOUT_FAKE_VENDORS=1: the dev mode whose apps reach fakes, never the vendors. */
+  fakeVendors: boolean;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -80,5 +84,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     selfServeSignup: e.SELF_SERVE_SIGNUP === 'true',
     allowPrivateHosts: privateAccessFromEnv(env),
     workerLanes: { quick: e.SCOUT_QUICK_JOBS, long: e.SCOUT_LONG_JOBS },
+    fakeVendors: e.SCOUT_FAKE_VENDORS === '1',
   };
 }

@@ -9,6 +9,7 @@ import type { ServerContext } from './context';
 import { loadSecretKey, parseSecretKey, setDefaultSecretKey } from './db/secrets';
 import { openStore, type Store } from './db/store';
 import { seedDemoOnFirstStart } from './demo/seed';
+import { startFakeVendors } from './dev/fake-vendors';
 import { createMailer } from './email/mailer';
 import { PROCESS_HEARTBEAT_MS, beatHeartbeat, endHeartbeat, releaseDeadLeases } from './jobs/processes';
 import type { Logger } from './logger';
@@ -39,6 +40,7 @@ export async function startServer(
   const scaleWarning = searchScaleWarning(search);
   if (scaleWarning) options.logger.warn({ engine: search.engine }, `search: ${scaleWarning}`);
   await seedDemoOnFirstStart(store, options.logger);
+  const fakeVendors = config.fakeVendors ? await startFakeVendors(options.logger) : null;
   const masterKey = config.secretKey ? parseSecretKey(config.secretKey) : loadSecretKey(config.dataDir);
   setDefaultSecretKey(masterKey);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: options.logger });
@@ -56,6 +58,7 @@ export async function startServer(
       closing ??= app
         .close()
         .then(() => recovery.stop())
+        .then(() => fakeVendors?.close())
         .then(() => store.close());
       return closing;
     },

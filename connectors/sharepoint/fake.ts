@@ -41,11 +41,11 @@ interface Change {
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
 
-export const user = (name: string): User => ({
+export const user = (name: string, tenant = TENANT): User => ({
   id: `u-${name}`,
   displayName: name[0]!.toUpperCase() + name.slice(1),
-  mail: `${name}@${TENANT}`,
-  userPrincipalName: `${name}@${TENANT}`,
+  mail: `${name}@${tenant}`,
+  userPrincipalName: `${name}@${tenant}`,
 });
 
 /** A direct grant to a user, by id only, as Graph gives it. */
@@ -109,8 +109,14 @@ export interface GraphTenantFake {
 }
 
 /** Engineering and HR sites with a library each, Grace's and Linus's OneDrives, groups eng ⊃ sre. */
-function seed(): { sites: Site[]; drives: StoredDrive[]; users: User[]; groups: Map<string, string[]> } {
-  const users = ['admin', 'ada', 'grace', 'linus', 'bob'].map(user);
+function seed(
+  tenant: string,
+  people: readonly string[],
+): { sites: Site[]; drives: StoredDrive[]; users: User[]; groups: Map<string, string[]> } {
+  const names = ['admin', 'ada', 'grace', 'linus', 'bob'];
+  const users = [...names, ...people.filter((name) => !names.includes(name))].map((name) =>
+    user(name, tenant),
+  );
   const sites: Site[] = [
     { id: 'contoso.sharepoint.com,s-eng,w-eng', displayName: 'Engineering', name: 'eng' },
     { id: 'contoso.sharepoint.com,s-hr,w-hr', displayName: 'HR', name: 'hr' },
@@ -180,9 +186,18 @@ export function seedFiles(): Record<string, FileSpec[]> {
 
 const bearer = (request: FakeRequest) => /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
 
-export async function startGraphTenantFake(options: { pageSize?: number } = {}): Promise<GraphTenantFake> {
+export interface GraphTenantFakeOptions {
+  readonly pageSize?: number;
+  /** The tenant's domain, which its users' addresses and the token endpoint's tenant are at. */
+  readonly tenant?: string;
+  /** More users of the tenant, by the local part of their address, beside the fixture's. */
+  readonly people?: readonly string[];
+}
+
+export async function startGraphTenantFake(options: GraphTenantFakeOptions = {}): Promise<GraphTenantFake> {
   const pageSize = options.pageSize ?? 2;
-  const { sites, drives, users, groups } = seed();
+  const tenant = options.tenant ?? TENANT;
+  const { sites, drives, users, groups } = seed(tenant, options.people ?? []);
   const changes: Change[] = [];
   let seq = 0;
   let resyncBelow = 0;
@@ -197,7 +212,7 @@ export async function startGraphTenantFake(options: { pageSize?: number } = {}):
   const login = await startFakeServer();
   login.route('POST', '/:tenant/oauth2/v2.0/token', (request): FakeResponse => {
     const form = new URLSearchParams(request.body);
-    if (request.params.tenant !== TENANT)
+    if (request.params.tenant !== tenant)
       return {
         status: 400,
         json: { error: 'invalid_request', error_description: 'AADSTS90002: Tenant not found.' },

@@ -11,7 +11,7 @@ export const DEMO_DOMAIN = 'acme.test';
 export const DEMO_ADMIN_EMAIL = `admin@${DEMO_DOMAIN}`;
 const DEMO_TRIAL_DAYS = 30;
 
-const DEMO_PEOPLE: readonly Pick<NewUser, 'email' | 'firstName' | 'lastName' | 'admin'>[] = [
+export const DEMO_PEOPLE: readonly Pick<NewUser, 'email' | 'firstName' | 'lastName' | 'admin'>[] = [
   { email: DEMO_ADMIN_EMAIL, firstName: 'Ada', lastName: 'Admin', admin: true },
   { email: `ben@${DEMO_DOMAIN}`, firstName: 'Ben', lastName: 'Baker', admin: false },
   { email: `chloe@${DEMO_DOMAIN}`, firstName: 'Chloe', lastName: 'Chen', admin: false },

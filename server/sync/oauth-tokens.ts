@@ -24,10 +24,15 @@ const TOKEN_REQUEST_TIMEOUT_SECONDS = 30;
 export type OAuthClient = { clientId: string; clientSecret: string };
 
 /** `SCOUT_OAUTH_<APP>_CLIENT_ID` and `_CLIENT_SECRET`, the app's shortname upper-cased with `_` for `-`. */
-export function oauthClientFor(appName: string, env: NodeJS.ProcessEnv = process.env): OAuthClient | null {
+export function oauthClientVariables(appName: string): { id: string; secret: string } {
   const prefix = `SCOUT_OAUTH_${appName.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-  const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
-  const clientSecret = env[`${prefix}_CLIENT_SECRET`]?.trim();
+  return { id: `${prefix}_CLIENT_ID`, secret: `${prefix}_CLIENT_SECRET` };
+}
+
+export function oauthClientFor(appName: string, env: NodeJS.ProcessEnv = process.env): OAuthClient | null {
+  const variables = oauthClientVariables(appName);
+  const clientId = env[variables.id]?.trim();
+  const clientSecret = env[variables.secret]?.trim();
   return clientId && clientSecret ? { clientId, clientSecret } : null;
 }
 
