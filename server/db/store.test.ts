@@ -107,7 +107,7 @@ const fixtures: Fixtures = {
       codeHash: 'h',
       expiresAt: new Date(Date.now() + 600_000),
     }),
-    patch: { attempts: 2, usedAt: new Date('2025-01-02T03:04:05.000Z') },
+    patch: { usedAt: new Date('2025-01-02T03:04:05.000Z') },
   },
   refreshTokens: {
     row: (c) => ({
