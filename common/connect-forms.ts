@@ -81,7 +81,8 @@ export const connectFormCopy = {
     ],
     marketplace: (app: string) => [
       `Enter the email address of an administrator of your ${app} tenant.`,
-      'Click Connect and approve the access Scout asks for in the window that opens.',
+      // no consent popup yet: the admin grants org-wide access at the vendor first (README: org connections)
+      'Click Connect. Scout reads with the org-wide access your administrator granted it: admin consent in Microsoft 365, domain-wide delegation in Google Workspace.',
     ],
     apiKey: (app: string) => [
       `Sign in to ${app} and open its settings.`,

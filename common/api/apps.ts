@@ -68,8 +68,11 @@ export const appEntrySchema = z.object({
   controlEnabled: z.boolean(),
   parent: z.string().optional(),
   popularAppSortOrder: z.number().optional(),
-  /** Whether this server has a connector for the app; the others answer NOT_IMPLEMENTED on install. */
-  available: z.boolean(),
+  /**
+   * Whether this server can make the app's org and individual connections (a connector declaring that kind's
+   * install payload); the others answer NOT_IMPLEMENTED on install.
+   */
+  available: z.object({ org: z.boolean(), individual: z.boolean() }),
   /** The viewer's own connections of the app and the org's connections; never another member's own. */
   connections: z.array(appConnectionSchema),
 });

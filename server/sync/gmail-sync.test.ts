@@ -97,9 +97,10 @@ describe('connecting Gmail', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const apps = res.json<{ apps: { shortname: string; available: boolean }[] }>().apps;
+    const apps = res.json<{ apps: { shortname: string; available: unknown }[] }>().apps;
     const available = new Map(apps.map((app) => [app.shortname, app.available]));
-    expect([available.get('gmail'), available.get('gcal')]).toEqual([true, true]);
+    const both = { org: true, individual: true };
+    expect([available.get('gmail'), available.get('gcal')]).toEqual([both, both]);
   });
 
   it('sends a member’s popup to Google for offline, read-only mail access with PKCE', async () => {

@@ -1,6 +1,6 @@
 // Which apps this server can connect: app shortname → Connector. The install route refuses an app with no entry
 // here (NOT_IMPLEMENTED) and the sync engine looks connectors up by the connection's app name.
-import type { Connector } from '../../connectors/sdk';
+import { installPayloadOf, type Connector } from '../../connectors/sdk';
 import { customApiConnector } from '../../connectors/custom-api';
 import { gcalConnector } from '../../connectors/gcal';
 import { gmailConnector } from '../../connectors/gmail';
@@ -33,8 +33,10 @@ export function getConnector(appName: string): RegisteredConnector | undefined {
   return connectors.get(appName);
 }
 
-export function hasConnector(appName: string): boolean {
-  return connectors.has(appName);
+/** Whether the app's connector can make an org (or individual) connection: it declares that kind's payload. */
+export function connectableAs(appName: string, isOrg: boolean): boolean {
+  const connector = connectors.get(appName);
+  return connector !== undefined && installPayloadOf(connector, isOrg) !== undefined;
 }
 
 export function registeredAppNames(): string[] {

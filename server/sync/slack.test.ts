@@ -111,7 +111,10 @@ describe('a Slack workspace synced into the index', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json<AppsResponse>().apps.find((app) => app.shortname === 'slack')?.available).toBe(true);
+    expect(res.json<AppsResponse>().apps.find((app) => app.shortname === 'slack')?.available).toEqual({
+      org: true,
+      individual: true,
+    });
   });
 
   it('resumes a sync stopped mid-way from its cursor, ending with exactly the fixture indexed', async () => {

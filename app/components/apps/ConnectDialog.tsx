@@ -51,6 +51,7 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
   const user = useSignedInUser();
   const app = definitionOf(target.entry);
   const form = connectFormOf(app, target.isOrg, user.org.domain);
+  const available = target.isOrg ? target.entry.available.org : target.entry.available.individual;
   const [values, setValues] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   // One id per dialog: a site's archive is uploaded under it before the install names it (Google Sites).
@@ -175,7 +176,7 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
               </List>
             </Alert>
           )}
-          {!target.entry.available && (
+          {!available && (
             <Alert variant="light" color="orange">
               {appsCopy.UNAVAILABLE}
             </Alert>
@@ -187,7 +188,7 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
             <Button
               type="submit"
               w={CONNECT_BUTTON_WIDTH_PX}
-              disabled={!filled || !target.entry.available}
+              disabled={!filled || !available}
               loading={pending}
               data-testid="connect-submit"
             >

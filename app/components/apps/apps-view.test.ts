@@ -48,7 +48,10 @@ function entries(connections: AppConnectionView[] = [], unavailable: readonly st
     ...app,
     objectTypes: [...app.objectTypes],
     appCategory: [...app.appCategory],
-    available: !unavailable.includes(app.shortname),
+    available: {
+      org: !unavailable.includes(app.shortname),
+      individual: !unavailable.includes(app.shortname),
+    },
     connections: connections.filter((c) => c.appName === app.shortname),
   }));
 }

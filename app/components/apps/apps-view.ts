@@ -151,7 +151,7 @@ export function connectOptions(
   let orgOption: ConnectOption;
   if (!viewer.admin) orgOption = { state: 'hidden' };
   else if (!supportsOrg(app)) orgOption = { state: 'disabled', reason: appStrings.NO_ORG_CONNECTION };
-  else if (!entry.available) orgOption = unable;
+  else if (!entry.available.org) orgOption = unable;
   else {
     const siblingConnected =
       inSet(GWORKSPACE_CHILDREN, name) &&
@@ -177,7 +177,7 @@ export function connectOptions(
     individualOption = viewer.admin
       ? { state: 'disabled', reason: appStrings.NO_INDIVIDUAL_CONNECTIONS }
       : { state: 'hidden' };
-  else if (!entry.available) individualOption = unable;
+  else if (!entry.available.individual) individualOption = unable;
   else if (liveOwn.length > 0 && inSet(ONE_INDIVIDUAL_CONNECTION_APPS, name))
     individualOption = { state: 'disabled', reason: appStrings.oneConnectionAllowed(app.displayName) };
   else if (liveOwn.length > 0 && !features[Feature.multipleAppAccounts])
@@ -221,7 +221,7 @@ export function suggestedApps(
       return entry ? [entry] : [];
     })
     .filter((entry) => {
-      if (!entry.available || entry.connections.some(live)) return false;
+      if (entry.connections.some(live)) return false;
       const options = connectOptions(entry, entries, viewer, {});
       return options.org.state === 'open' || options.individual.state === 'open';
     })

@@ -558,8 +558,16 @@ describe('GET /_fetchData/apps', () => {
     const body = res.json<AppsResponse>();
     expect(body.apps.length).toBeGreaterThan(70);
     const slack = body.apps.find((entry) => entry.shortname === 'slack')!;
-    expect(slack.available).toBe(true);
-    expect(body.apps.find((entry) => entry.shortname === 'asana')!.available).toBe(false);
+    expect(slack.available).toEqual({ org: true, individual: true });
+    expect(body.apps.find((entry) => entry.shortname === 'asana')!.available).toEqual({
+      org: false,
+      individual: false,
+    });
+    // SharePoint is an org-wide install only, so far
+    expect(body.apps.find((entry) => entry.shortname === 'sharepoint')!.available).toEqual({
+      org: true,
+      individual: false,
+    });
     expect(slack.connections.map((c) => c.id).sort()).toEqual([orgSlack.id, mine.id].sort());
     expect(slack.connections.find((c) => c.id === orgSlack.id)).toMatchObject({
       org: org.domain,

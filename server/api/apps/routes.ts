@@ -29,7 +29,7 @@ import { assertMayConnectNow, assertMayDisconnect, notConnectable } from '../../
 import { presentAppConnection } from '../../presenters/app-connection';
 import { connectionItemCounts, encryptCredentials } from '../../sync/connections';
 import { enqueueSync, startDisconnect } from '../../sync/jobs';
-import { getConnector, hasConnector, type RegisteredConnector } from '../../sync/registry';
+import { connectableAs, getConnector, type RegisteredConnector } from '../../sync/registry';
 import { siteArchivesFor } from '../../uploads/site-archives';
 
 /** How long an install may spend checking the credentials with the vendor. */
@@ -237,7 +237,10 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
           ...definition,
           objectTypes: [...definition.objectTypes],
           appCategory: [...definition.appCategory],
-          available: hasConnector(definition.shortname),
+          available: {
+            org: connectableAs(definition.shortname, true),
+            individual: connectableAs(definition.shortname, false),
+          },
           connections: rows
             .filter((row) => row.appName === definition.shortname)
             .map((row) => presentAppConnection(row, domain, now, detailsOf(row))),
