@@ -102,6 +102,7 @@ export function googleClientOptions(
   ctx: GoogleContext,
   origin: string,
   classify: AuthFailureClassifier = classifyGoogleFailure,
+  maxBodyBytes = MAX_DOWNLOAD_BYTES,
 ) {
   const base = ctx.config.baseUrl ?? origin;
   const http = ctx.http.with({
@@ -109,7 +110,7 @@ export function googleClientOptions(
     headers: { authorization: `Bearer ${ctx.credentials.access_token}` },
     classifyAuthFailure: classify,
   });
-  const viaClient = vendorFetch(http, { maxBodyBytes: MAX_DOWNLOAD_BYTES });
+  const viaClient = vendorFetch(http, { maxBodyBytes });
   const expiresAt = Date.parse(ctx.credentials.expires_at ?? '');
   const fetchImplementation: typeof fetch = async (input, init) => {
     try {
@@ -128,8 +129,12 @@ export function googleClientOptions(
   return { rootUrl: `${base.replace(/\/+$/, '')}/`, fetchImplementation, retry: false };
 }
 
-export function driveApi(ctx: GoogleContext): drive_v3.Drive {
-  return drive({ version: 'v3', ...googleClientOptions(ctx, DRIVE_ORIGIN) });
+/** `maxBodyBytes` raises the cap on an answer's size, for downloading a file the server parses. */
+export function driveApi(ctx: GoogleContext, maxBodyBytes?: number): drive_v3.Drive {
+  return drive({
+    version: 'v3',
+    ...googleClientOptions(ctx, DRIVE_ORIGIN, classifyGoogleFailure, maxBodyBytes),
+  });
 }
 
 export function directoryApi(ctx: GoogleContext): admin_directory_v1.Admin {

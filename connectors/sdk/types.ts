@@ -174,6 +174,27 @@ export interface SiteArchives {
   find(siteId: string): Promise<SiteArchive | null>;
 }
 
+// ── Files read by Scout's parsers ───────────────────────────────────────────────────────────────────────────
+
+/** A file as its source describes it, before its bytes are fetched. */
+export interface SourceFile {
+  readonly name: string;
+  readonly mimeType?: string;
+  /** The size the source declares, in bytes, when it declares one. */
+  readonly size?: number;
+}
+
+export interface FileParser {
+  /**
+   * The text of a file in a format Scout reads (PDF, Office, OpenDocument, RTF, CSV, HTML, text), extracted by the
+   * server's parsers off the sync's thread. `download` is called only for such a file whose declared size is
+   * within the parsing limit, which it is handed to enforce on a file that declared none (`maxBodyBytes`). Null
+   * when the file is not read: a format Scout does not read, over the limit, empty, or unreadable; the reason is
+   * logged. The download's own errors reach the caller (a 404 means the file is gone).
+   */
+  parse(file: SourceFile, download: (maxBytes: number) => Promise<Uint8Array>): Promise<string | null>;
+}
+
 // ── The connector ───────────────────────────────────────────────────────────────────────────────────────────
 
 export interface ConnectorContext<Credentials, Config> {
@@ -205,6 +226,12 @@ export interface ConnectorContext<Credentials, Config> {
    * connection's organisation and owner; a context made without it (the conformance kit) finds none.
    */
   readonly siteArchives: SiteArchives;
+  /**
+   * Scout's own parsers, for the files a source holds (PDFs, Office documents, attachments). A connector may not
+   * import the server, which runs them in isolated workers, so the server lends them; a context made without them
+   * (the conformance kit, a connector's own tests) reads no file.
+   */
+  readonly files: FileParser;
 }
 
 export interface CredentialField<Credentials> {
