@@ -213,9 +213,9 @@ async function textOf(run: Run, file: drive_v3.Schema$File): Promise<string | nu
         ...(file.mimeType ? { mimeType: file.mimeType } : {}),
         ...(Number.isSafeInteger(size) ? { size } : {}),
       },
-      async (maxBytes) => {
+      async (limits) => {
         const data: unknown = await call(
-          driveApi(run.ctx, maxBytes).files.get(
+          driveApi(run.ctx, limits).files.get(
             { fileId, alt: 'media', supportsAllDrives: true },
             { responseType: 'arraybuffer' },
           ),

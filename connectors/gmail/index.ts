@@ -12,6 +12,7 @@ import {
   NotFoundError,
   defineConnector,
   type ConnectorContext,
+  type DownloadLimits,
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
@@ -65,9 +66,9 @@ const cursorSchema = z.discriminatedUnion('phase', [
 type ThreadsCursor = Extract<z.output<typeof cursorSchema>, { phase: 'threads' }>;
 type HistoryCursor = Extract<z.output<typeof cursorSchema>, { phase: 'history' }>;
 
-/** `maxBodyBytes` raises the cap on an answer's size, for an attachment the server parses. */
-function api(ctx: Context, maxBodyBytes?: number): gmail_v1.Gmail {
-  return gmail({ version: 'v1', ...googleClientOptions(ctx, GMAIL_ROOT_URL, undefined, maxBodyBytes) });
+/** `download` replaces the caps on an answer's size and time, for an attachment the server parses. */
+function api(ctx: Context, download?: DownloadLimits): gmail_v1.Gmail {
+  return gmail({ version: 'v1', ...googleClientOptions(ctx, GMAIL_ROOT_URL, undefined, download) });
 }
 
 /** An attachment's JSON answer carries its bytes in base64url: four characters for three bytes, and the rest. */
@@ -90,11 +91,14 @@ async function attachmentText(
         ...(part.mimeType ? { mimeType: part.mimeType } : {}),
         ...(typeof body.size === 'number' ? { size: body.size } : {}),
       },
-      async (maxBytes) => {
+      async (limits) => {
         // A small attachment comes inline with the message; a larger one by its own request.
         if (body.data || !body.attachmentId || !message.id) return Buffer.from(body.data ?? '', 'base64url');
         const answer = await call(
-          api(ctx, attachmentAnswerBytes(maxBytes)).users.messages.attachments.get({
+          api(ctx, {
+            ...limits,
+            maxBodyBytes: attachmentAnswerBytes(limits.maxBodyBytes),
+          }).users.messages.attachments.get({
             userId: 'me',
             messageId: message.id,
             id: body.attachmentId,

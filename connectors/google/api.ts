@@ -13,6 +13,7 @@ import {
   vendorFetch,
   type AuthFailureClassifier,
   type ConnectorContext,
+  type DownloadLimits,
   type OAuthSettings,
 } from '../sdk';
 
@@ -102,7 +103,7 @@ export function googleClientOptions(
   ctx: GoogleContext,
   origin: string,
   classify: AuthFailureClassifier = classifyGoogleFailure,
-  maxBodyBytes = MAX_DOWNLOAD_BYTES,
+  download?: DownloadLimits,
 ) {
   const base = ctx.config.baseUrl ?? origin;
   const http = ctx.http.with({
@@ -110,7 +111,7 @@ export function googleClientOptions(
     headers: { authorization: `Bearer ${ctx.credentials.access_token}` },
     classifyAuthFailure: classify,
   });
-  const viaClient = vendorFetch(http, { maxBodyBytes });
+  const viaClient = vendorFetch(http, download ?? { maxBodyBytes: MAX_DOWNLOAD_BYTES });
   const expiresAt = Date.parse(ctx.credentials.expires_at ?? '');
   const fetchImplementation: typeof fetch = async (input, init) => {
     try {
@@ -129,12 +130,9 @@ export function googleClientOptions(
   return { rootUrl: `${base.replace(/\/+$/, '')}/`, fetchImplementation, retry: false };
 }
 
-/** `maxBodyBytes` raises the cap on an answer's size, for downloading a file the server parses. */
-export function driveApi(ctx: GoogleContext, maxBodyBytes?: number): drive_v3.Drive {
-  return drive({
-    version: 'v3',
-    ...googleClientOptions(ctx, DRIVE_ORIGIN, classifyGoogleFailure, maxBodyBytes),
-  });
+/** `download` replaces the caps on an answer's size and time, for a file the server parses. */
+export function driveApi(ctx: GoogleContext, download?: DownloadLimits): drive_v3.Drive {
+  return drive({ version: 'v3', ...googleClientOptions(ctx, DRIVE_ORIGIN, classifyGoogleFailure, download) });
 }
 
 export function directoryApi(ctx: GoogleContext): admin_directory_v1.Admin {

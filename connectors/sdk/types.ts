@@ -184,15 +184,23 @@ export interface SourceFile {
   readonly size?: number;
 }
 
+/** What a file's download request must carry (both are RequestOptions of the connection's HTTP client). */
+export interface DownloadLimits {
+  /** The parsing limit: a file that declared no size is cut here (ResponseTooLargeError), not held whole. */
+  readonly maxBodyBytes: number;
+  /** Longer than an API call's, for a file as large as that. */
+  readonly timeoutMs: number;
+}
+
 export interface FileParser {
   /**
    * The text of a file in a format Scout reads (PDF, Office, OpenDocument, RTF, CSV, HTML, text), extracted by the
    * server's parsers off the sync's thread. `download` is called only for such a file whose declared size is
-   * within the parsing limit, which it is handed to enforce on a file that declared none (`maxBodyBytes`). Null
-   * when the file is not read: a format Scout does not read, over the limit, empty, or unreadable; the reason is
-   * logged. The download's own errors reach the caller (a 404 means the file is gone).
+   * within the parsing limit, and must apply `limits` to its request. Null when the file is not read: a format
+   * Scout does not read, over the limit, empty, or unreadable; the reason is logged. The download's own errors
+   * reach the caller (a 404 means the file is gone).
    */
-  parse(file: SourceFile, download: (maxBytes: number) => Promise<Uint8Array>): Promise<string | null>;
+  parse(file: SourceFile, download: (limits: DownloadLimits) => Promise<Uint8Array>): Promise<string | null>;
 }
 
 // ── The connector ───────────────────────────────────────────────────────────────────────────────────────────

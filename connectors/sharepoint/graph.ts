@@ -18,6 +18,7 @@ import {
   type AuthFailureClassifier,
   type ConnectorContext,
   type DocumentAcl,
+  type DownloadLimits,
   type GroupMembership,
   type HttpClient,
   type Principal,
@@ -187,10 +188,10 @@ export class Graph {
 
   /**
    * A file's bytes (`/content`, which Graph answers with a redirect to a pre-authenticated download URL that fetch
-   * follows), refused past `maxBytes` with ResponseTooLargeError.
+   * follows), within the parsers' `limits`.
    */
-  async download(path: string, maxBytes: number): Promise<Uint8Array> {
-    const response = await this.#authorized((client) => client.request(path, { maxBodyBytes: maxBytes }));
+  async download(path: string, limits: DownloadLimits): Promise<Uint8Array> {
+    const response = await this.#authorized((client) => client.request(path, limits));
     return response.body;
   }
 
@@ -376,7 +377,7 @@ async function fileText(
         ...(item.file?.mimeType ? { mimeType: item.file.mimeType } : {}),
         ...(typeof item.size === 'number' ? { size: item.size } : {}),
       },
-      (maxBytes) => graph.download(path, maxBytes),
+      (limits) => graph.download(path, limits),
     );
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;

@@ -1,7 +1,12 @@
 // The parsers as a connector sees them: which files are fetched at all, what a file that cannot be read becomes,
 // and what still reaches the connector. Parsing runs in the real parsing workers on real files.
 import { describe, expect, it } from 'vitest';
-import { NotFoundError, ResponseTooLargeError, type ConnectorLogger } from '../../connectors/sdk';
+import {
+  NotFoundError,
+  ResponseTooLargeError,
+  type ConnectorLogger,
+  type DownloadLimits,
+} from '../../connectors/sdk';
 import { UPLOAD_MAX_FILE_BYTES } from '../../common/limits';
 import { makePdf } from '../parsing/testing';
 import { connectorFileParser } from './file-parser';
@@ -20,8 +25,8 @@ function source(bytes: Uint8Array | Error) {
   const calls: number[] = [];
   return {
     calls,
-    download: (maxBytes: number) => {
-      calls.push(maxBytes);
+    download: (limits: DownloadLimits) => {
+      calls.push(limits.maxBodyBytes);
       return bytes instanceof Error ? Promise.reject(bytes) : Promise.resolve(bytes);
     },
   };

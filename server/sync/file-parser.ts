@@ -15,6 +15,8 @@ import { DEFAULT_PARSE_LIMITS } from '../parsing/limits';
  */
 const FILES_IN_HAND = 2;
 const inHand = new Semaphore(FILES_IN_HAND);
+/** Time for one download: a file of the upload limit at under 2 MB/s. */
+const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 
 export function connectorFileParser(logger: ConnectorLogger, signal: AbortSignal): FileParser {
   const maxBytes = DEFAULT_PARSE_LIMITS.maxBytes;
@@ -33,7 +35,7 @@ export function connectorFileParser(logger: ConnectorLogger, signal: AbortSignal
       try {
         let bytes: Uint8Array;
         try {
-          bytes = await download(maxBytes);
+          bytes = await download({ maxBodyBytes: maxBytes, timeoutMs: DOWNLOAD_TIMEOUT_MS });
         } catch (error) {
           if (error instanceof ResponseTooLargeError) return skip('over the size limit');
           throw error;
