@@ -20,7 +20,10 @@ export interface FakeFileInput {
   /** The parent folder's id, or a shared drive's id for its top level; none for My Drive's root. */
   readonly parent?: string;
   readonly driveId?: string;
-  readonly content?: string;
+  /** Text, or the bytes of a file Drive stores as is (a PDF, a Word document). */
+  readonly content?: string | Uint8Array;
+  /** The size files.get reports, when it should differ from the content's (a file too large to download). */
+  readonly size?: number;
   /** Sharing set on the item itself; what it inherits is added. */
   readonly permissions?: readonly drive_v3.Schema$Permission[];
   readonly modifiedTime?: string;
@@ -29,7 +32,7 @@ export interface FakeFileInput {
 
 interface StoredFile {
   file: drive_v3.Schema$File;
-  content: string;
+  content: string | Uint8Array;
   own: drive_v3.Schema$Permission[];
   /** The account may not read its sharing (it is not allowed to share the file). */
   hiddenSharing: boolean;
@@ -40,7 +43,7 @@ export interface DriveFake {
   readonly token: string;
   addFile(input: FakeFileInput): void;
   addDrive(id: string, name: string, members: readonly drive_v3.Schema$Permission[]): void;
-  edit(id: string, content: string): void;
+  edit(id: string, content: string | Uint8Array): void;
   rename(id: string, name: string): void;
   move(id: string, parent: string): void;
   trash(id: string): void;
@@ -52,6 +55,9 @@ export interface DriveFake {
   rotateToken(token: string): void;
   close(): Promise<void>;
 }
+
+const byteLength = (content: string | Uint8Array) =>
+  typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
 
 export async function startDriveFake(
   options: { user?: string; pageSize?: number; token?: string } = {},
@@ -158,8 +164,10 @@ export async function startDriveFake(
   server.route('GET', '/drive/v3/files/:fileId', ({ params, query }) => {
     const stored = files.get(params.fileId ?? '');
     if (!stored) return notFound(`File ${params.fileId}`);
-    if (query.get('alt') === 'media')
-      return { body: stored.content, headers: { 'content-type': 'text/plain' } };
+    if (query.get('alt') === 'media') {
+      const type = typeof stored.content === 'string' ? 'text/plain' : (stored.file.mimeType ?? '');
+      return { body: stored.content, headers: { 'content-type': type } };
+    }
     return { json: present(stored) satisfies drive_v3.Schema$File };
   });
 
@@ -258,6 +266,10 @@ export async function startDriveFake(
           id: input.id,
           name: input.name,
           mimeType: input.mimeType,
+          // Drive reports a size for the files it stores as is, not for its own formats or folders.
+          ...(input.mimeType.startsWith('application/vnd.google-apps.')
+            ? {}
+            : { size: String(input.size ?? byteLength(input.content ?? '')) }),
           parents: input.parent ? [input.parent] : [],
           ...(input.driveId
             ? { driveId: input.driveId }
@@ -288,7 +300,7 @@ export async function startDriveFake(
       drives.set(id, { drive: { kind: 'drive#drive', id, name }, members: [...members] });
     },
     edit(id, content) {
-      touch(id, (file) => file);
+      touch(id, (file) => (file.size == null ? file : { ...file, size: String(byteLength(content)) }));
       const stored = files.get(id);
       if (stored) stored.content = content;
     },

@@ -58,7 +58,7 @@ const FILE_TYPES: Readonly<Record<string, string>> = {
 
 const PERMISSION_FIELDS = 'id,type,role,emailAddress,domain,allowFileDiscovery,deleted,view';
 const FILE_FIELDS = [
-  'id,name,mimeType,webViewLink,createdTime,modifiedTime,trashed,parents,driveId',
+  'id,name,mimeType,size,webViewLink,createdTime,modifiedTime,trashed,parents,driveId',
   'owners(displayName,emailAddress),lastModifyingUser(displayName,emailAddress)',
   `permissions(${PERMISSION_FIELDS})`,
 ].join(',');
@@ -206,13 +206,31 @@ async function textOf(run: Run, file: drive_v3.Schema$File): Promise<string | nu
       );
       return typeof text === 'string' ? text : null;
     }
+    const size = Number(file.size ?? Number.NaN);
+    return await run.ctx.files.parse(
+      {
+        name: file.name ?? fileId,
+        ...(file.mimeType ? { mimeType: file.mimeType } : {}),
+        ...(Number.isSafeInteger(size) ? { size } : {}),
+      },
+      async (limits) => {
+        const data: unknown = await call(
+          driveApi(run.ctx, limits).files.get(
+            { fileId, alt: 'media', supportsAllDrives: true },
+            { responseType: 'arraybuffer' },
+          ),
+        );
+        if (!(data instanceof ArrayBuffer))
+          throw new FatalSourceError('Drive answered a download without bytes');
+        return new Uint8Array(data);
+      },
+    );
   } catch (error) {
     // Too large to export (Google's limit is 10 MB) or to hold, or not exportable: the title and path still count.
     if (error instanceof HttpStatusError && !(error instanceof NotFoundError)) return null;
     if (error instanceof ResponseTooLargeError) return null;
     throw error;
   }
-  return null;
 }
 
 function fileTypeOf(file: drive_v3.Schema$File): string {
@@ -224,8 +242,8 @@ function fileTypeOf(file: drive_v3.Schema$File): string {
 }
 
 /**
- * The file as a document, or null when it vanished while being read. PDFs and Office files are indexed by title
- * and folder path: the SDK has no way yet to hand a connector's bytes to the server's parsers.
+ * The file as a document, or null when it vanished while being read. A file without text (an image, a video, a
+ * PDF that will not parse) is indexed by its title and folder path.
  */
 async function documentOf(run: Run, file: drive_v3.Schema$File): Promise<SourceDocument | null> {
   try {

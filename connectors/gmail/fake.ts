@@ -9,7 +9,10 @@ import { fakeGoogleAuth, googleError } from '../google/fake-auth';
 export interface FakeAttachment {
   filename: string;
   mimeType: string;
-  size: number;
+  /** The size Gmail reports; the bytes' own length when there are bytes and no size. */
+  size?: number;
+  /** The file, served by users.messages.attachments.get; none (an empty body) by default. */
+  data?: Uint8Array;
 }
 
 export interface FakeMessage {
@@ -60,6 +63,9 @@ function textPart(mimeType: string, text: string): gmail_v1.Schema$MessagePart {
   return { mimeType, filename: '', body: { size: Buffer.byteLength(text), data: base64url(text) } };
 }
 
+const attachmentId = (messageId: string, index: number) => `${messageId}-att-${index}`;
+const attachmentSize = (attachment: FakeAttachment) => attachment.size ?? attachment.data?.byteLength ?? 0;
+
 function toGmailMessage(message: FakeMessage, historyId: number): gmail_v1.Schema$Message {
   const alternatives: gmail_v1.Schema$MessagePart[] = [
     ...(message.text === undefined ? [] : [textPart('text/plain', message.text)]),
@@ -73,7 +79,7 @@ function toGmailMessage(message: FakeMessage, historyId: number): gmail_v1.Schem
     partId: String(index + 1),
     mimeType: attachment.mimeType,
     filename: attachment.filename,
-    body: { attachmentId: `${message.id}-att-${index}`, size: attachment.size },
+    body: { attachmentId: attachmentId(message.id, index), size: attachmentSize(attachment) },
   }));
   const headers: gmail_v1.Schema$MessagePartHeader[] = [
     { name: 'From', value: message.from },
@@ -285,6 +291,25 @@ export async function startGmailFake(options: GmailFakeOptions = {}): Promise<Gm
       if (threadMessages(request.params.id ?? '').length === 0)
         return googleError(404, 'NOT_FOUND', 'notFound', 'Requested entity was not found.');
       return { json: asThread(request.params.id ?? '') };
+    }),
+  );
+
+  server.route(
+    'GET',
+    '/gmail/v1/users/:userId/messages/:messageId/attachments/:id',
+    authorized((request) => {
+      const message = messages.get(request.params.messageId ?? '');
+      const index = (message?.attachments ?? []).findIndex(
+        (_, at) => attachmentId(message?.id ?? '', at) === request.params.id,
+      );
+      const attachment = message?.attachments?.[index];
+      if (!attachment) return googleError(404, 'NOT_FOUND', 'notFound', 'Requested entity was not found.');
+      const body: gmail_v1.Schema$MessagePartBody = {
+        attachmentId: request.params.id,
+        size: attachmentSize(attachment),
+        data: Buffer.from(attachment.data ?? new Uint8Array()).toString('base64url'),
+      };
+      return { json: body };
     }),
   );
 

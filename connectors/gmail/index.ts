@@ -8,9 +8,11 @@ import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import {
   FatalSourceError,
+  HttpStatusError,
   NotFoundError,
   defineConnector,
   type ConnectorContext,
+  type DownloadLimits,
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
@@ -22,7 +24,14 @@ import {
   googleOAuth,
 } from '../google/api';
 import { withWorkspaceOrgConnection } from '../google/members';
-import { threadDocument, threadTime, visibleMessages } from './thread';
+import {
+  attachmentKey,
+  attachmentParts,
+  threadDocument,
+  threadTime,
+  visibleMessages,
+  type AttachmentTexts,
+} from './thread';
 
 export const GMAIL_ROOT_URL = 'https://gmail.googleapis.com/';
 export const GMAIL_SCOPES = ['https://www.googleapis.com/auth/gmail.readonly'] as const;
@@ -58,8 +67,65 @@ const cursorSchema = z.discriminatedUnion('phase', [
 type ThreadsCursor = Extract<z.output<typeof cursorSchema>, { phase: 'threads' }>;
 type HistoryCursor = Extract<z.output<typeof cursorSchema>, { phase: 'history' }>;
 
-function api(ctx: Context): gmail_v1.Gmail {
-  return gmail({ version: 'v1', ...googleClientOptions(ctx, GMAIL_ROOT_URL) });
+/** `download` replaces the caps on an answer's size and time, for an attachment the server parses. */
+function api(ctx: Context, download?: DownloadLimits): gmail_v1.Gmail {
+  return gmail({ version: 'v1', ...googleClientOptions(ctx, GMAIL_ROOT_URL, undefined, download) });
+}
+
+/** An attachment's JSON answer carries its bytes in base64url: four characters for three bytes, and the rest. */
+const attachmentAnswerBytes = (maxBytes: number) => Math.ceil(maxBytes / 3) * 4 + 1024;
+
+/**
+ * One attachment's text, or null: Scout's parsers do not read it, or Gmail will not hand it over (an attachment of a
+ * message deleted meanwhile is left out; the thread itself is re-read on its next change).
+ */
+async function attachmentText(
+  ctx: Context,
+  message: gmail_v1.Schema$Message,
+  part: gmail_v1.Schema$MessagePart,
+): Promise<string | null> {
+  const body = part.body ?? {};
+  try {
+    return await ctx.files.parse(
+      {
+        name: part.filename ?? '',
+        ...(part.mimeType ? { mimeType: part.mimeType } : {}),
+        ...(typeof body.size === 'number' ? { size: body.size } : {}),
+      },
+      async (limits) => {
+        // A small attachment comes inline with the message; a larger one by its own request.
+        if (body.data || !body.attachmentId || !message.id) return Buffer.from(body.data ?? '', 'base64url');
+        const answer = await call(
+          api(ctx, {
+            ...limits,
+            maxBodyBytes: attachmentAnswerBytes(limits.maxBodyBytes),
+          }).users.messages.attachments.get({
+            userId: 'me',
+            messageId: message.id,
+            id: body.attachmentId,
+          }),
+        );
+        return Buffer.from(answer.data ?? '', 'base64url');
+      },
+    );
+  } catch (error) {
+    if (error instanceof HttpStatusError) return null;
+    throw error;
+  }
+}
+
+/** The text of every attachment of the thread's visible messages that Scout's parsers read. */
+async function attachmentTexts(ctx: Context, thread: gmail_v1.Schema$Thread): Promise<AttachmentTexts> {
+  const attachments = visibleMessages(thread).flatMap((message) =>
+    attachmentParts(message).map((part) => ({ message, part })),
+  );
+  const texts = await Promise.all(attachments.map(({ message, part }) => attachmentText(ctx, message, part)));
+  return new Map(
+    attachments.flatMap(({ message, part }, index) => {
+      const text = texts[index];
+      return text ? [[attachmentKey(message, part), text] as const] : [];
+    }),
+  );
 }
 
 /** Gmail's search syntax takes epoch seconds for `after:`. */
@@ -86,20 +152,30 @@ async function fetchThread(ctx: Context, id: string): Promise<gmail_v1.Schema$Th
   }
 }
 
-/** Threads fetched side by side; the connection's limiter keeps Gmail's per-user quota. */
-async function fetchThreads(ctx: Context, ids: readonly string[]) {
-  const threads = await Promise.all(ids.map((id) => fetchThread(ctx, id)));
-  return ids.map((id, index) => ({ id, thread: threads[index] ?? null }));
+interface Fetched {
+  readonly id: string;
+  readonly thread: gmail_v1.Schema$Thread | null;
+  readonly attachments: AttachmentTexts;
+}
+
+/** Threads fetched side by side, with their attachments' text; the connection's limiter keeps Gmail's quota. */
+async function fetchThreads(ctx: Context, ids: readonly string[]): Promise<Fetched[]> {
+  return Promise.all(
+    ids.map(async (id) => {
+      const thread = await fetchThread(ctx, id);
+      return { id, thread, attachments: thread ? await attachmentTexts(ctx, thread) : new Map() };
+    }),
+  );
 }
 
 function documentsOf(
-  fetched: readonly { id: string; thread: gmail_v1.Schema$Thread | null }[],
+  fetched: readonly Fetched[],
   mailbox: string,
 ): { documents: SourceDocument[]; gone: string[] } {
   const documents: SourceDocument[] = [];
   const gone: string[] = [];
-  for (const { id, thread } of fetched) {
-    const document = thread ? threadDocument(thread, mailbox) : null;
+  for (const { id, thread, attachments } of fetched) {
+    const document = thread ? threadDocument(thread, mailbox, attachments) : null;
     if (document) documents.push(document);
     else gone.push(id);
   }

@@ -48,6 +48,18 @@ function* walkParts(part: MessagePart | undefined): Generator<MessagePart> {
 
 const isAttachment = (part: MessagePart) => Boolean(part.filename);
 
+/** The message's attached files, in order. */
+export function attachmentParts(message: Message): MessagePart[] {
+  return [...walkParts(message.payload)].filter(isAttachment);
+}
+
+/** The key of an attachment's text in a thread's AttachmentTexts. */
+export const attachmentKey = (message: Message, part: MessagePart) =>
+  `${message.id ?? ''}/${part.partId ?? ''}`;
+
+/** The text Scout's parsers read from a thread's attachments, by attachmentKey. */
+export type AttachmentTexts = ReadonlyMap<string, string>;
+
 /** The message's text: its first text/plain part, else its first HTML part as text. */
 export function messageText(message: Message): string {
   const parts = [...walkParts(message.payload)].filter((part) => !isAttachment(part));
@@ -58,7 +70,7 @@ export function messageText(message: Message): string {
 }
 
 export function attachmentNames(message: Message): string[] {
-  return [...walkParts(message.payload)].flatMap((part) => (part.filename ? [part.filename] : []));
+  return attachmentParts(message).flatMap((part) => (part.filename ? [part.filename] : []));
 }
 
 function sentAt(message: Message): Date {
@@ -74,17 +86,23 @@ export function threadTime(messages: readonly Message[]): Date {
   }, new Date(0));
 }
 
-function messageSection(message: Message): string {
+function messageSection(message: Message, texts: AttachmentTexts): string {
   const from = header(message, 'From') ?? '';
   const lines = [`From: ${from}`, `Date: ${sentAt(message).toISOString()}`];
   const to = header(message, 'To');
   if (to) lines.push(`To: ${to}`);
   const attachments = attachmentNames(message);
   const text = messageText(message);
+  // Each attachment's text under its name, so a passage found there is cited as the thread's, by file.
+  const attached = attachmentParts(message).flatMap((part) => {
+    const content = texts.get(attachmentKey(message, part));
+    return content ? [`Attachment: ${part.filename}\n\n${content}`] : [];
+  });
   return [
     lines.join('\n'),
     text,
     ...(attachments.length > 0 ? [`Attachments: ${attachments.join(', ')}`] : []),
+    ...attached,
   ]
     .filter((block) => block !== '')
     .join('\n\n');
@@ -99,7 +117,11 @@ export function threadUrl(mailbox: string, threadId: string): string {
  * The document of a thread, or null when none of its messages is visible. Readable by the mailbox's owner alone:
  * mail is personal even when an admin connects it for the organisation.
  */
-export function threadDocument(thread: gmail_v1.Schema$Thread, mailbox: string): SourceDocument | null {
+export function threadDocument(
+  thread: gmail_v1.Schema$Thread,
+  mailbox: string,
+  texts: AttachmentTexts,
+): SourceDocument | null {
   const messages = visibleMessages(thread).sort((a, b) => sentAt(a).getTime() - sentAt(b).getTime());
   const first = messages[0];
   if (!thread.id || first === undefined) return null;
@@ -112,7 +134,7 @@ export function threadDocument(thread: gmail_v1.Schema$Thread, mailbox: string):
     externalId: thread.id,
     title: header(first, 'Subject') ?? googleStrings.NO_SUBJECT,
     url: threadUrl(mailbox, thread.id),
-    body: messages.map(messageSection).join('\n\n---\n\n'),
+    body: messages.map((message) => messageSection(message, texts)).join('\n\n---\n\n'),
     author,
     objectType: 'Messages',
     fileType: 'email',

@@ -14,6 +14,7 @@ import {
   vendorFetch,
   type AuthFailureClassifier,
   type ConnectorContext,
+  type DownloadLimits,
   type OAuthSettings,
 } from '../sdk';
 import { delegatedToken, type Delegation } from './service-account';
@@ -137,6 +138,7 @@ export function googleClientOptions(
   ctx: GoogleContext,
   origin: string,
   classify: AuthFailureClassifier = classifyGoogleFailure,
+  download?: DownloadLimits,
 ) {
   const base = ctx.config.baseUrl ?? origin;
   const credentials = ctx.credentials;
@@ -147,7 +149,7 @@ export function googleClientOptions(
       : {}),
     classifyAuthFailure: classify,
   });
-  const viaClient = vendorFetch(http, { maxBodyBytes: MAX_DOWNLOAD_BYTES });
+  const viaClient = vendorFetch(http, download ?? { maxBodyBytes: MAX_DOWNLOAD_BYTES });
   const rootUrl = `${base.replace(/\/+$/, '')}/`;
   if (!('access_token' in credentials)) {
     const delegation = delegations.get(ctx);
@@ -185,8 +187,9 @@ export function googleClientOptions(
   return { rootUrl, fetchImplementation, retry: false };
 }
 
-export function driveApi(ctx: GoogleContext): drive_v3.Drive {
-  return drive({ version: 'v3', ...googleClientOptions(ctx, DRIVE_ORIGIN) });
+/** `download` replaces the caps on an answer's size and time, for a file the server parses. */
+export function driveApi(ctx: GoogleContext, download?: DownloadLimits): drive_v3.Drive {
+  return drive({ version: 'v3', ...googleClientOptions(ctx, DRIVE_ORIGIN, classifyGoogleFailure, download) });
 }
 
 export function directoryApi(ctx: GoogleContext): admin_directory_v1.Admin {

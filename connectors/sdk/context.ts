@@ -4,7 +4,7 @@ import { FatalSourceError, InvalidCredentialsError } from './errors';
 import { createHttpClient } from './http';
 import { RequestLimiter, type RequestLimits } from './limits';
 import { silentLogger, type ConnectorLogger } from './logger';
-import type { Connector, ConnectorContext, SiteArchives } from './types';
+import type { Connector, ConnectorContext, FileParser, SiteArchives } from './types';
 
 export interface ConnectorContextInput {
   /** The decrypted credentials as stored (or the install payload); parsed with the connector's schema. */
@@ -22,9 +22,12 @@ export interface ConnectorContextInput {
   readonly limiter?: RequestLimiter;
   /** The host's uploaded archives, scoped to the connection (server/uploads/site-archives.ts). */
   readonly siteArchives?: SiteArchives;
+  /** The host's parsers (server/sync/file-parser.ts). */
+  readonly files?: FileParser;
 }
 
 const noSiteArchives: SiteArchives = { find: () => Promise.resolve(null) };
+const noFileParser: FileParser = { parse: () => Promise.resolve(null) };
 
 export function createConnectionLimiter(
   connector: { readonly limits?: RequestLimits },
@@ -78,5 +81,6 @@ export function createConnectorContext<Credentials, Config>(
     sleep: (ms) => clock.sleep(ms, signal),
     syncWindowStart: new Date(clock.now() - SYNC_WINDOW_MS),
     siteArchives: input.siteArchives ?? noSiteArchives,
+    files: input.files ?? noFileParser,
   };
 }

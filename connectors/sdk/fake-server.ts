@@ -24,7 +24,8 @@ export interface FakeResponse {
   readonly headers?: Readonly<Record<string, string>>;
   /** Sent as JSON; wins over `body`. */
   readonly json?: unknown;
-  readonly body?: string;
+  /** Bytes for a file's content (a PDF a download answers). */
+  readonly body?: string | Uint8Array;
   /** Answer after this long, to hold requests in flight. */
   readonly delayMs?: number;
 }
@@ -114,7 +115,7 @@ function matchSegments(pattern: string[], segments: string[]): Record<string, st
 
 function send(res: ServerResponse, response: FakeResponse): void {
   const headers: Record<string, string> = { ...response.headers };
-  let body = response.body ?? '';
+  let body: string | Uint8Array = response.body ?? '';
   if (response.json !== undefined) {
     body = JSON.stringify(response.json);
     headers['content-type'] ??= 'application/json';

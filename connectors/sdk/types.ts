@@ -174,6 +174,35 @@ export interface SiteArchives {
   find(siteId: string): Promise<SiteArchive | null>;
 }
 
+// ── Files read by Scout's parsers ───────────────────────────────────────────────────────────────────────────
+
+/** A file as its source describes it, before its bytes are fetched. */
+export interface SourceFile {
+  readonly name: string;
+  readonly mimeType?: string;
+  /** The size the source declares, in bytes, when it declares one. */
+  readonly size?: number;
+}
+
+/** What a file's download request must carry (both are RequestOptions of the connection's HTTP client). */
+export interface DownloadLimits {
+  /** The parsing limit: a file that declared no size is cut here (ResponseTooLargeError), not held whole. */
+  readonly maxBodyBytes: number;
+  /** Longer than an API call's, for a file as large as that. */
+  readonly timeoutMs: number;
+}
+
+export interface FileParser {
+  /**
+   * The text of a file in a format Scout reads (PDF, Office, OpenDocument, RTF, CSV, HTML, text), extracted by the
+   * server's parsers off the sync's thread. `download` is called only for such a file whose declared size is
+   * within the parsing limit, and must apply `limits` to its request. Null when the file is not read: a format
+   * Scout does not read, over the limit, empty, or unreadable; the reason is logged. The download's own errors
+   * reach the caller (a 404 means the file is gone).
+   */
+  parse(file: SourceFile, download: (limits: DownloadLimits) => Promise<Uint8Array>): Promise<string | null>;
+}
+
 // ── The connector ───────────────────────────────────────────────────────────────────────────────────────────
 
 export interface ConnectorContext<Credentials, Config> {
@@ -205,6 +234,12 @@ export interface ConnectorContext<Credentials, Config> {
    * connection's organisation and owner; a context made without it (the conformance kit) finds none.
    */
   readonly siteArchives: SiteArchives;
+  /**
+   * Scout's own parsers, for the files a source holds (PDFs, Office documents, attachments). A connector may not
+   * import the server, which runs them in isolated workers, so the server lends them; a context made without them
+   * (the conformance kit, a connector's own tests) reads no file.
+   */
+  readonly files: FileParser;
 }
 
 export interface CredentialField<Credentials> {

@@ -17,7 +17,10 @@ const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304
  * A fetch whose requests go through `http`. `http` must carry the vendor's origin as its base URL, since the client
  * refuses to send its credentials to any other origin.
  */
-export function vendorFetch(http: HttpClient, options: { maxBodyBytes?: number } = {}): VendorFetch {
+export function vendorFetch(
+  http: HttpClient,
+  options: { maxBodyBytes?: number; timeoutMs?: number } = {},
+): VendorFetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
@@ -26,6 +29,7 @@ export function vendorFetch(http: HttpClient, options: { maxBodyBytes?: number }
       headers: Object.fromEntries(request.headers),
       body,
       maxBodyBytes: options.maxBodyBytes,
+      timeoutMs: options.timeoutMs,
     });
     const content = NULL_BODY_STATUSES.has(response.status) ? null : new Uint8Array(response.body);
     return new Response(content, { status: response.status, headers: response.headers });

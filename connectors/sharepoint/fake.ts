@@ -20,6 +20,8 @@ interface Collection<T> {
 
 interface StoredItem {
   item: DriveItem;
+  /** A file's bytes, served by its download URL. */
+  content: Uint8Array;
   /** The item's own permissions; inherited ones are computed from its folders. */
   permissions: Permission[];
 }
@@ -83,6 +85,11 @@ export interface FileSpec {
   folder?: boolean;
   modifiedDaysAgo?: number;
   permissions?: Permission[];
+  /** The file's bytes (none by default) and its MIME type. */
+  content?: Uint8Array;
+  mimeType?: string;
+  /** The size Graph reports, when it should differ from the content's (a file too large to download). */
+  size?: number;
 }
 
 export interface GraphTenantFake {
@@ -125,7 +132,14 @@ function seed(
     drive: { id, name, driveType: owner.siteId ? 'documentLibrary' : 'business' },
     ...owner,
     items: new Map([
-      ['root', { item: { id: 'root', name: 'root', root: {}, folder: { childCount: 0 } }, permissions: [] }],
+      [
+        'root',
+        {
+          item: { id: 'root', name: 'root', root: {}, folder: { childCount: 0 } },
+          content: new Uint8Array(),
+          permissions: [],
+        },
+      ],
     ]),
   });
   return {
@@ -442,6 +456,26 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
     }),
   );
 
+  // Graph answers /content with a redirect to a pre-authenticated URL, which needs no token of its own.
+  graph.route(
+    'GET',
+    '/v1.0/drives/:drive/items/:item/content',
+    authed((request) => {
+      const entry = driveOf(request.params.drive!)?.items.get(request.params.item!);
+      if (!entry?.item.file) return notFound;
+      const download = `${graph.url}/download/${encodeURIComponent(request.params.drive!)}/${encodeURIComponent(entry.item.id!)}?tempauth=fake`;
+      return { status: 302, headers: { location: download } };
+    }),
+  );
+  graph.route('GET', '/download/:drive/:item', (request) => {
+    const entry = driveOf(request.params.drive!)?.items.get(request.params.item!);
+    if (!entry || request.query.get('tempauth') !== 'fake') return { status: 401 };
+    return {
+      body: entry.content,
+      headers: { 'content-type': entry.item.file?.mimeType ?? 'application/octet-stream' },
+    };
+  });
+
   const mustDrive = (driveId: string) => {
     const stored = driveOf(driveId);
     if (!stored) throw new Error(`no drive ${driveId}`);
@@ -489,8 +523,12 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
           parentReference: { driveId, id: spec.parentId ?? 'root' },
           ...(spec.folder
             ? { folder: { childCount: 0 } }
-            : { file: { mimeType: 'application/octet-stream' } }),
+            : {
+                file: { mimeType: spec.mimeType ?? 'application/octet-stream' },
+                size: spec.size ?? spec.content?.byteLength ?? 0,
+              }),
         },
+        content: spec.content ?? new Uint8Array(),
         permissions: spec.permissions ?? [],
       });
       record(driveId, spec.id);

@@ -18,7 +18,9 @@ import {
   type AuthFailureClassifier,
   type ConnectorContext,
   type DocumentAcl,
+  type DownloadLimits,
   type GroupMembership,
+  type HttpClient,
   type Principal,
   type RequestOptions,
   type SourceDocument,
@@ -74,6 +76,7 @@ const driveItemSchema = z.object({
   lastModifiedDateTime: z.iso.datetime({ offset: true }).nullish(),
   createdBy: z.object({ user: identitySchema.nullish() }).nullish(),
   file: z.object({ mimeType: z.string().nullish() }).nullish(),
+  size: z.number().nullish(),
   deleted: z.object({ state: z.string().nullish() }).nullish(),
   parentReference: z
     .object({ driveId: z.string().nullish(), id: z.string().nullish(), path: z.string().nullish() })
@@ -161,7 +164,7 @@ export class Graph {
   ) {}
 
   /** A request with the current token; a 401 (a token revoked or expired early) gets one new token and a retry. */
-  async json<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.output<S>> {
+  async #authorized<T>(send: (client: HttpClient) => Promise<T>): Promise<T> {
     for (let renew = false; ; renew = true) {
       const { value } = await token(this.ctx, this.shortname, renew);
       const client = this.ctx.http.with({
@@ -171,12 +174,25 @@ export class Graph {
         classifyAuthFailure: classifyGraphFailure,
       });
       try {
-        return await client.json(path, schema, options);
+        return await send(client);
       } catch (error) {
         if (error instanceof InvalidCredentialsError && !renew) continue;
         throw error;
       }
     }
+  }
+
+  json<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.output<S>> {
+    return this.#authorized((client) => client.json(path, schema, options));
+  }
+
+  /**
+   * A file's bytes (`/content`, which Graph answers with a redirect to a pre-authenticated download URL that fetch
+   * follows), within the parsers' `limits`.
+   */
+  async download(path: string, limits: DownloadLimits): Promise<Uint8Array> {
+    const response = await this.#authorized((client) => client.request(path, limits));
+    return response.body;
   }
 
   /**
@@ -344,11 +360,40 @@ function folderPath(path: string | null | undefined): string {
 }
 
 /**
+ * The file's text as Scout's parsers read it, or null (a format they do not read, too large, unreadable, or a
+ * download Graph refuses for this item alone). Undefined when the file is gone.
+ */
+async function fileText(
+  ctx: GraphContext,
+  graph: Graph,
+  driveId: string,
+  item: DriveItem & { name: string },
+): Promise<string | null | undefined> {
+  const path = `/drives/${encodeURIComponent(driveId)}/items/${encodeURIComponent(item.id)}/content`;
+  try {
+    return await ctx.files.parse(
+      {
+        name: item.name,
+        ...(item.file?.mimeType ? { mimeType: item.file.mimeType } : {}),
+        ...(typeof item.size === 'number' ? { size: item.size } : {}),
+      },
+      (limits) => graph.download(path, limits),
+    );
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    // As for its sharing: one file Graph will not hand over (403 on it alone) is indexed without its text.
+    if (error instanceof HttpStatusError || error instanceof PermissionMismatchError) return null;
+    throw error;
+  }
+}
+
+/**
  * A file as a document. Delta leaves out `parentReference.path`, so the item is read once more for its folder path
- * (a move changes it); its body is its name and path (Graph's files are not parsed here: connectors have no parsing
- * path). Answers undefined for an item gone since the delta listed it.
+ * (a move changes it); its body is its path, then its text where Scout's parsers read it. Answers undefined for an
+ * item gone since the delta listed it.
  */
 async function toDocument(
+  ctx: GraphContext,
   graph: Graph,
   drive: DriveRef,
   listed: DriveItem,
@@ -360,7 +405,7 @@ async function toDocument(
       driveItemSchema,
       {
         query: {
-          $select: 'id,name,webUrl,createdDateTime,lastModifiedDateTime,createdBy,file,parentReference',
+          $select: 'id,name,webUrl,createdDateTime,lastModifiedDateTime,createdBy,file,size,parentReference',
         },
       },
     );
@@ -377,11 +422,13 @@ async function toDocument(
   const modified = new Date(item.lastModifiedDateTime ?? 0);
   const url = item.webUrl && /^https?:/.test(item.webUrl) ? item.webUrl : undefined;
   if (!url) return undefined;
+  const text = await fileText(ctx, graph, drive.id, { ...item, name });
+  if (text === undefined) return undefined;
   return {
     externalId: externalIdOf(drive.id, item.id),
     title: name,
     url,
-    body: path,
+    body: text ? `${path}\n\n${text}` : path,
     author: item.createdBy?.user?.displayName ? { name: item.createdBy.user.displayName } : {},
     objectType: 'Files',
     fileType: fileTypeOf(name),
@@ -459,7 +506,7 @@ async function* syncDrives(
           !item.deleted && item.file && new Date(item.lastModifiedDateTime ?? 0) >= ctx.syncWindowStart,
       );
       // In parallel: the connection's limiter keeps the requests in flight within its concurrency.
-      const read = await Promise.all(files.map((item) => toDocument(graph, drive, item)));
+      const read = await Promise.all(files.map((item) => toDocument(ctx, graph, drive, item)));
       const documents = read.filter((document) => document !== undefined);
       for (const [at, document] of read.entries())
         if (document === undefined) deleted.push(externalIdOf(drive.id, files[at]!.id));

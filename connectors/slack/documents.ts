@@ -2,8 +2,8 @@
 // on a reply brings the question it answers; a message without replies is a document of its own, because it is
 // what Slack's permalink opens and what Slack edits or deletes: an edit re-indexes one document, a deletion
 // prunes one, and no stale neighbour survives in a shared day-document. Files shared at the top level of a
-// channel are documents of their own (title and link: connectors have no parsing path yet); files shared in a
-// thread's replies are named, with their links, inside the thread's document.
+// channel are documents of their own, with the text Scout's parsers read from them; files shared in a thread's
+// replies are named, with their links, inside the thread's document.
 import { z } from 'zod';
 import { groupPrincipal, type Principal, type SourceDocument } from '../sdk';
 
@@ -20,6 +20,9 @@ export const fileSchema = z.object({
   filetype: z.string().optional(),
   pretty_type: z.string().optional(),
   permalink: z.string().optional(),
+  url_private_download: z.string().optional(),
+  mimetype: z.string().optional(),
+  size: z.number().optional(),
   mode: z.string().optional(),
   created: z.number().optional(),
   user: z.string().optional(),
@@ -220,12 +223,13 @@ function fileTypeOf(file: SlackFile): string {
   return /^[a-z0-9]/.test(type) ? type : 'file';
 }
 
-/** A file shared at the top level of a channel, addressed by its permalink. */
+/** A file shared at the top level of a channel, addressed by its permalink; `text` is what the parsers read. */
 export function fileDocument(
   channel: SlackChannel,
   message: SlackMessage,
   file: SlackFile,
   people: People,
+  text: string | null,
 ): SourceDocument {
   const title = file.title || file.name || file.id;
   const sharer = authorOf(message, people);
@@ -235,7 +239,12 @@ export function fileDocument(
     externalId: fileId(channel.id, message.ts, file),
     title,
     url: file.permalink ?? '',
-    body: [title, file.name && file.name !== title ? file.name : '', plainText(message.text, people), preview]
+    body: [
+      title,
+      file.name && file.name !== title ? file.name : '',
+      plainText(message.text, people),
+      text ?? preview,
+    ]
       .filter((part) => part !== '')
       .join('\n\n'),
     author: authorField(uploader ?? sharer),

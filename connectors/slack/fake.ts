@@ -15,7 +15,13 @@ import type {
   UsersInfoResponse,
   UsersListResponse,
 } from '@slack/web-api';
-import { startFakeServer, type FakeHandler, type FakeRequest, type FakeServer } from '../sdk/fake-server';
+import {
+  startFakeServer,
+  type FakeHandler,
+  type FakeRequest,
+  type FakeResponse,
+  type FakeServer,
+} from '../sdk/fake-server';
 
 export type SlackUser = NonNullable<UsersListResponse['members']>[number];
 export type SlackMessage = NonNullable<ConversationsHistoryResponse['messages']>[number];
@@ -68,6 +74,8 @@ export interface SlackFake {
   makePrivate(channelId: string): void;
   removeMember(channelId: string, userId: string): void;
   deleteChannel(channelId: string): void;
+  /** Stores a file's bytes and answers its url_private_download, which serves them to the bot's token. */
+  storeFile(fileId: string, name: string, bytes: Uint8Array): string;
   close(): Promise<void>;
 }
 
@@ -138,6 +146,15 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
   const channelFor = (params: URLSearchParams) => channels.get(params.get('channel') ?? '');
   const route = (method: string, handler: (params: URLSearchParams) => { json: object }) =>
     server.route('POST', `/api/${method}`, authed(handler));
+
+  const fileBytes = new Map<string, Uint8Array>();
+  // Slack sends a request without a token that may read the file to its sign-in page.
+  server.route('GET', '/files-pri/:teamFile/download/:name', (request): FakeResponse => {
+    const bytes = fileBytes.get(request.params.teamFile ?? '');
+    if (request.headers.authorization !== `Bearer ${token}` || !bytes)
+      return { status: 302, headers: { location: `${teamUrl}?redir=${encodeURIComponent(request.path)}` } };
+    return { body: bytes, headers: { 'content-type': 'application/octet-stream' } };
+  });
 
   route('auth.test', () => {
     const body: AuthTestResponse = {
@@ -281,6 +298,10 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     server,
     apiUrl,
     teamUrl,
+    storeFile(fileId, name, bytes) {
+      fileBytes.set(`T0FAKE-${fileId}`, bytes);
+      return `${server.url}/files-pri/T0FAKE-${fileId}/download/${encodeURIComponent(name)}`;
+    },
     get token() {
       return token;
     },

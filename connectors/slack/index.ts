@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import { connectFormCopy } from '../../common/connect-forms';
 import {
+  HttpStatusError,
   NotFoundError,
   PermissionMismatchError,
   defineConnector,
@@ -43,6 +44,7 @@ import {
   userIdsOf,
   type Person,
   type SlackChannel,
+  type SlackFile,
   type SlackMessage,
   type Workspace,
 } from './documents';
@@ -107,6 +109,7 @@ type Current = z.output<typeof currentSchema>;
 const START: SyncCursor = { v: 1, channels: {}, run: null };
 
 interface Session {
+  readonly ctx: Context;
   readonly api: SlackApi;
   readonly workspace: Workspace;
   /** Users by id, looked up once per sync; null for an id Slack no longer knows. */
@@ -176,10 +179,52 @@ async function openSession(ctx: Context): Promise<Session> {
   const auth = await slack.call('auth.test', (client) => client.auth.test());
   const url = z.url().safeParse(auth.url);
   return {
+    ctx,
     api: slack,
     workspace: { url: url.success ? url.data : 'https://app.slack.com/' },
     people: new Map(),
   };
+}
+
+/** Where Slack serves files' bytes, to a request bearing a token that may read them. */
+const FILES_ORIGIN = 'https://files.slack.com';
+
+/**
+ * A shared file's text as Scout's parsers read it (url_private_download with the bot token), or null. The token
+ * goes to Slack's file host only (or, pointed at a fake, to the API's own origin), and without following redirects:
+ * Slack answers a token that may not read the file with a redirect to its sign-in page, whose text is no file's.
+ */
+async function fileText(session: Session, file: SlackFile): Promise<string | null> {
+  const { ctx } = session;
+  const url = file.url_private_download;
+  if (!url || !URL.canParse(url)) return null;
+  const origin = new URL(url).origin;
+  if (origin !== FILES_ORIGIN && origin !== new URL(ctx.config.baseUrl).origin) return null;
+  const files = ctx.http.with({
+    baseUrl: origin,
+    headers: { authorization: `Bearer ${ctx.credentials.access_token}` },
+    credentialName: CREDENTIAL_NAMES.credentials,
+    // One file refused is that file's matter; a token gone is found by the next API call.
+    classifyAuthFailure: () => ({ kind: 'httpError' }),
+  });
+  try {
+    return await ctx.files.parse(
+      {
+        name: file.name || file.title || file.id,
+        ...(file.mimetype ? { mimeType: file.mimetype } : {}),
+        ...(file.size === undefined ? {} : { size: file.size }),
+      },
+      async (limits) => {
+        const response = await files.request(url, { ...limits, redirect: 'manual' });
+        if (response.status !== 200)
+          throw new HttpStatusError(response.status, 'GET', new URL(url).pathname, '');
+        return response.body;
+      },
+    );
+  } catch (error) {
+    if (error instanceof HttpStatusError) return null;
+    throw error;
+  }
 }
 
 /** Every page of a Slack cursor-paginated method, from `start`; Slack ends a listing with an empty cursor. */
@@ -273,7 +318,7 @@ async function pageDocuments(
     await resolvePeople(session, userIdsOf(thread));
     documents.push(messageDocument(session.workspace, channel, thread, session.people));
     for (const file of shownFiles(message))
-      documents.push(fileDocument(channel, message, file, session.people));
+      documents.push(fileDocument(channel, message, file, session.people, await fileText(session, file)));
   }
   return { documents, mark };
 }

@@ -43,6 +43,7 @@ import {
   type IndexDocument,
 } from '../search';
 import { connectionExtra, storedCursor, type StoredCursor } from './connections';
+import { connectorFileParser } from './file-parser';
 import { connectionPrincipal, expandGroups, replaceConnectionGroups } from './groups';
 import { freshCredentials } from './oauth-tokens';
 import { getConnector, type RegisteredConnector } from './registry';
@@ -414,6 +415,7 @@ export async function runSync(db: Db, input: SyncInput): Promise<SyncOutcome> {
         connector.limits ?? {},
       ),
       siteArchives: siteArchivesFor(db, connection),
+      files: connectorFileParser(log, input.signal),
     });
     if (input.mode === 'prune')
       return { kind: 'pruned', deleted: connector.pushed ? 0 : await prune(db, running, ctx) };

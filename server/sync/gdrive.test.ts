@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConnectionStatus } from '../../common/connection-status';
 import { startFakeServer, type FakeServer } from '../../connectors/sdk/fake-server';
 import { gdriveConnector } from '../../connectors/gdrive';
-import { seedAcmeDrive, startDriveFake, type DriveFake } from '../../connectors/gdrive/fake';
+import { FOLDER_MIME, seedAcmeDrive, startDriveFake, type DriveFake } from '../../connectors/gdrive/fake';
 import { seedAcmeDirectory, startDirectoryFake } from '../../connectors/gworkspace-directory/fake';
+import { makeDocx, makePdf } from '../parsing/testing';
 import { appConnections, documents, type Org, type User } from '../db/schema';
 import { titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
@@ -249,6 +250,89 @@ describe('an interrupted full sync', () => {
     } finally {
       await fake.close();
     }
+  });
+});
+
+describe('a Drive connection holding PDFs and Office files', () => {
+  const GB = 1024 * 1024 * 1024;
+  const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+  const bobOnly = [{ type: 'user', role: 'reader', emailAddress: 'bob@acme.test' }];
+  let fake: DriveFake;
+  let connectionId: string;
+
+  beforeAll(async () => {
+    fake = await startDriveFake();
+    fake.addFile({ id: 'root', name: 'My Drive', mimeType: FOLDER_MIME });
+    fake.addFile({
+      id: 'p-review',
+      name: 'Q3 review.pdf',
+      mimeType: 'application/pdf',
+      parent: 'root',
+      content: await makePdf([['Telemetry from the quasar probe', 'arrived on schedule.']]),
+      permissions: bobOnly,
+    });
+    fake.addFile({
+      id: 'w-handbook',
+      name: 'Handbook.docx',
+      mimeType: DOCX_MIME,
+      parent: 'root',
+      content: await makeDocx(),
+      permissions: [{ type: 'user', role: 'reader', emailAddress: 'grace@acme.test' }],
+    });
+    fake.addFile({
+      id: 'p-scan',
+      name: 'Quasar archive scan.pdf',
+      mimeType: 'application/pdf',
+      parent: 'root',
+      content: await makePdf([['quasar archive']]),
+      size: 2 * GB,
+      permissions: bobOnly,
+    });
+    fake.addFile({
+      id: 'p-broken',
+      name: 'Quasar broken.pdf',
+      mimeType: 'application/pdf',
+      parent: 'root',
+      content: new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref'),
+      permissions: bobOnly,
+    });
+    connectionId = await connect(fake);
+  });
+  afterAll(() => fake.close());
+
+  it('finds the text inside a PDF and a Word file for the members they are shared with, and nobody else', async () => {
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    expect(await found('bob', 'telemetry')).toEqual(['Q3 review.pdf']);
+    expect(await found('grace', 'telemetry')).toEqual([]);
+    expect(await found('eve', 'telemetry')).toEqual([]);
+    expect(await found('grace', 'laptop')).toEqual(['Handbook.docx']);
+    expect(await found('bob', 'laptop')).toEqual([]);
+  });
+
+  it('indexes a file over the size limit by its title, never downloading it', async () => {
+    expect(await found('bob', 'quasar')).toEqual([
+      'Q3 review.pdf',
+      'Quasar archive scan.pdf',
+      'Quasar broken.pdf',
+    ]);
+    expect(await found('bob', 'archive')).toEqual(['Quasar archive scan.pdf']);
+    const downloads = fake.server.requests.filter((request) => request.search.includes('alt=media'));
+    expect(downloads.map((request) => request.path).sort()).toEqual([
+      '/drive/v3/files/p-broken',
+      '/drive/v3/files/p-review',
+      '/drive/v3/files/w-handbook',
+    ]);
+  });
+
+  it('keeps a PDF that will not parse by its title, and reads it once an edit mends it', async () => {
+    const [broken] = await server.store.db
+      .select({ body: documents.body })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, 'p-broken')));
+    expect(broken?.body).toBe('/My Drive');
+    fake.edit('p-broken', await makePdf([['The mended quasar ledger']]));
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await found('bob', 'ledger')).toEqual(['Quasar broken.pdf']);
   });
 });
 

@@ -8,6 +8,7 @@ import { defineConnector } from '../../connectors/sdk';
 import { gmailConnector } from '../../connectors/gmail';
 import { startGmailFake, type GmailFake } from '../../connectors/gmail/fake';
 import { appConnections, documents, type Org, type User } from '../db/schema';
+import { makeDocx, makePdf } from '../parsing/testing';
 import { titlesFound } from '../testing/search';
 import { insertConnection, syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
@@ -256,5 +257,66 @@ describe('Gmail through the sync engine', () => {
       kind: 'stopped',
       statusCode: ConnectionStatus.ErrorReconnect,
     });
+  });
+});
+
+describe('Gmail attachments', () => {
+  it('finds the text of a PDF and a Word attachment for the mailbox owner alone, under each file’s name', async () => {
+    fake.addMessage({
+      id: 'm-flight',
+      threadId: 't-flight',
+      from: 'Grace Hopper <grace@example.com>',
+      to: 'ada@example.com',
+      subject: 'Flight review pack',
+      date: new Date(),
+      text: 'The pack is attached.',
+      attachments: [
+        {
+          filename: 'review.pdf',
+          mimeType: 'application/pdf',
+          data: await makePdf([['Telemetry from the quasar probe', 'arrived on schedule.']]),
+        },
+        {
+          filename: 'handbook.docx',
+          mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          data: await makeDocx(),
+        },
+        {
+          filename: 'scan.pdf',
+          mimeType: 'application/pdf',
+          data: await makePdf([['An archive scan']]),
+          size: 2 * 1024 * 1024 * 1024,
+        },
+        {
+          filename: 'broken.pdf',
+          mimeType: 'application/pdf',
+          data: new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref'),
+        },
+      ],
+    });
+    const connectionId = await connect(ada, false, 3_600_000);
+    fake.server.clearLog();
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+
+    expect(await search(ada, 'telemetry')).toEqual(['Flight review pack']);
+    expect(await search(ada, 'laptop')).toEqual(['Flight review pack']);
+    for (const other of [grace, bob]) {
+      expect(await search(other, 'telemetry')).toEqual([]);
+      expect(await search(other, 'laptop')).toEqual([]);
+    }
+    const [row] = await server.store.db
+      .select({ body: documents.body })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, 't-flight')));
+    expect(row?.body).toContain('Attachment: review.pdf\n\nTelemetry from the quasar probe');
+    // The attachment over the size limit is never fetched, and the one that will not parse adds no text.
+    const fetched = fake.server.requests
+      .filter((request) => request.path.startsWith('/gmail/v1/users/me/messages/m-flight/attachments/'))
+      .map((request) => request.path.split('/').at(-1))
+      .sort();
+    expect(fetched).toEqual(['m-flight-att-0', 'm-flight-att-1', 'm-flight-att-3']);
+    expect(row?.body).not.toContain('Attachment: scan.pdf');
+    expect(row?.body).not.toContain('Attachment: broken.pdf');
+    expect(row?.body).toContain('Attachments: review.pdf, handbook.docx, scan.pdf, broken.pdf');
   });
 });

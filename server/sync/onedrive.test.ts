@@ -1,6 +1,6 @@
 // The OneDrive connector end to end: every user's OneDrive from a fake Microsoft 365 tenant, through the real sync
 // engine and store, checked as members search. (A connector's test may not import the server, so it lives here.)
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConnectionStatus } from '../../common/connection-status';
 import {
@@ -13,6 +13,7 @@ import {
   type GraphTenantFake,
 } from '../../connectors/sharepoint/fake';
 import { appConnections, documents, type User } from '../db/schema';
+import { makeDocx, makePdf } from '../parsing/testing';
 import { titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
@@ -91,5 +92,76 @@ describe('onedrive through the sync engine', () => {
     tenant.remove('b!grace', 'notes');
     expect(await sync('incremental')).toMatchObject({ kind: 'complete' });
     expect(await visibleTo('grace')).toEqual([]);
+  });
+});
+
+describe('PDFs and Word files in a OneDrive', () => {
+  const GB = 1024 * 1024 * 1024;
+  const find = (name: string, q: string) => titlesFound(server, members.get(name)!, q);
+  const contentRequests = () =>
+    tenant.graph.requests
+      .filter((request) => request.path.endsWith('/content'))
+      .map((request) => request.path)
+      .sort();
+
+  beforeAll(async () => {
+    const review = await makePdf([['Telemetry from the quasar probe', 'arrived on schedule.']]);
+    tenant.upsert('b!grace', {
+      id: 'review',
+      name: 'Q3 review.pdf',
+      mimeType: 'application/pdf',
+      content: review,
+      permissions: [userGrant('review', 'grace')],
+    });
+    tenant.upsert('b!grace', {
+      id: 'handbook',
+      name: 'Handbook.docx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      content: await makeDocx(),
+      permissions: [userGrant('handbook', 'grace'), userGrant('handbook', 'linus')],
+    });
+    tenant.upsert('b!grace', {
+      id: 'scan',
+      name: 'Quasar archive scan.pdf',
+      mimeType: 'application/pdf',
+      content: review,
+      size: 2 * GB,
+      permissions: [userGrant('scan', 'grace')],
+    });
+    tenant.upsert('b!grace', {
+      id: 'broken',
+      name: 'Quasar broken.pdf',
+      mimeType: 'application/pdf',
+      content: new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref'),
+      permissions: [userGrant('broken', 'grace')],
+    });
+    tenant.graph.clearLog();
+  });
+
+  it('finds the text inside them for the members they are shared with, and for nobody else', async () => {
+    expect(await sync('incremental')).toMatchObject({ kind: 'complete' });
+    expect(await find('grace', 'telemetry')).toEqual(['Q3 review.pdf']);
+    expect(await find('linus', 'telemetry')).toEqual([]);
+    expect(await find('bob', 'telemetry')).toEqual([]);
+    expect(await find('linus', 'laptop')).toEqual(['Handbook.docx']);
+    expect(await find('bob', 'laptop')).toEqual([]);
+  });
+
+  it('indexes a file over the size limit, and one that will not parse, by title and path alone', async () => {
+    expect(await find('grace', 'quasar')).toEqual([
+      'Q3 review.pdf',
+      'Quasar archive scan.pdf',
+      'Quasar broken.pdf',
+    ]);
+    expect(contentRequests()).toEqual([
+      '/v1.0/drives/b!grace/items/broken/content',
+      '/v1.0/drives/b!grace/items/handbook/content',
+      '/v1.0/drives/b!grace/items/review/content',
+    ]);
+    const [broken] = await server.store.db
+      .select({ body: documents.body })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, 'b!grace:broken')));
+    expect(broken?.body).toBe('OneDrive / Grace / Quasar broken.pdf');
   });
 });

@@ -10,6 +10,7 @@ import { slackConnector } from '../../connectors/slack';
 import { startSlackFake, type SlackFake } from '../../connectors/slack/fake';
 import { GUEST, credentialsFor, seedWorkspace, type Fixture } from '../../connectors/slack/fixture';
 import { appConnections, documents, type User } from '../db/schema';
+import { makeDocx, makePdf } from '../parsing/testing';
 import { titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
@@ -200,6 +201,67 @@ describe('a Slack workspace synced into the index', () => {
     fake.server.failNext(3, { kind: 'rateLimit', retryAfter: 0 }, { path: '/api/conversations.history' });
     expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
     expect(await found(ada, 'canary')).toEqual(['#eng: Canary deploy tonight']);
+  });
+
+  it('finds the text inside a PDF and a Word file shared in a channel for its members alone', async () => {
+    const created = Math.floor(Date.now() / 1000);
+    const file = (
+      id: string,
+      name: string,
+      mimetype: string,
+      bytes: Uint8Array,
+      size = bytes.byteLength,
+    ) => ({
+      id,
+      name,
+      title: name,
+      mimetype,
+      filetype: name.split('.').at(-1),
+      size,
+      permalink: `https://acme.slack.com/files/UADA/${id}/${name}`,
+      url_private_download: fake.storeFile(id, name, bytes),
+      user: 'UADA',
+      created,
+    });
+    const review = await makePdf([['Telemetry from the quasar probe', 'arrived on schedule.']]);
+    fake.post(fixture.eng, {
+      user: 'UADA',
+      text: 'The review pack',
+      files: [
+        file('F0REVIEW', 'Q3 review.pdf', 'application/pdf', review),
+        file(
+          'F0HANDBOOK',
+          'Handbook.docx',
+          'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+          await makeDocx(),
+        ),
+        file('F0SCAN', 'Archive scan.pdf', 'application/pdf', review, 2 * 1024 * 1024 * 1024),
+        file(
+          'F0BROKEN',
+          'Broken draft.pdf',
+          'application/pdf',
+          new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref'),
+        ),
+      ],
+    });
+    fake.server.clearLog();
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await found(ada, 'telemetry')).toEqual(['Q3 review.pdf']);
+    expect(await found(ada, 'laptop')).toEqual(['Handbook.docx']);
+    // Grace is not in private #eng; Bob has no Slack account.
+    for (const other of [grace, bob]) {
+      expect(await found(other, 'telemetry')).toEqual([]);
+      expect(await found(other, 'laptop')).toEqual([]);
+    }
+    // The file over the size limit is indexed by its name, never downloaded; the broken one by its name too (the
+    // message that shared them names them as well).
+    expect(await found(ada, 'archive')).toEqual(['#eng: The review pack', 'Archive scan.pdf']);
+    expect(await found(ada, 'broken')).toEqual(['#eng: The review pack', 'Broken draft.pdf']);
+    const downloads = fake.server.requests
+      .filter((request) => request.path.startsWith('/files-pri/'))
+      .map((request) => request.path.split('/')[2])
+      .sort();
+    expect(downloads).toEqual(['T0FAKE-F0BROKEN', 'T0FAKE-F0HANDBOOK', 'T0FAKE-F0REVIEW']);
   });
 
   it('asks for a reconnect when Slack says the token expired', async () => {
