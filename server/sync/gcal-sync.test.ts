@@ -53,7 +53,7 @@ async function connect(isOrg: boolean, expiresInMs: number): Promise<string> {
     orgId: org.id,
     userId: ada.id,
     appName: 'gcal',
-    isOrg: isOrg,
+    isOrg,
     config: { baseUrl: fake.server.url },
     credentials: {
       access_token: fake.accessToken(),

@@ -55,7 +55,7 @@ async function connect(owner: User, isOrg: boolean, expiresInMs: number): Promis
     orgId: org.id,
     userId: owner.id,
     appName: 'gmail',
-    isOrg: isOrg,
+    isOrg,
     config: { baseUrl: fake.server.url },
     credentials: {
       access_token: fake.accessToken(),
