@@ -8,7 +8,7 @@ import { MEMORY_DATA_DIR, openStore, type Store } from './db/store';
 import { leaseHolder } from './jobs/processes';
 import { claimJob, enqueueJob } from './jobs/queue';
 import { createLogger } from './logger';
-import { openServerTestStore, testDatabaseUrl } from './search/testing';
+import { openServerTestStore, testDatabaseUrl } from './testing/database';
 import { listeningNotice, startCrashRecovery } from './serve';
 import { createMessage, createTopic } from './testing/chat-fixtures';
 import { createOrg, createUser } from './testing/fixtures';

@@ -4,7 +4,7 @@ import { chat as chatStrings, validation } from '../../common/strings';
 import { messages } from '../db/schema';
 import { openStore } from '../db/store';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
-import { openServerTestStore, testDatabaseUrl } from '../search/testing';
+import { openServerTestStore, testDatabaseUrl } from '../testing/database';
 import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
 import { recordStopRequest } from './rows';
 import {

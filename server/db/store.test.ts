@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { and, eq, getTableName, inArray, is, sql } from 'drizzle-orm';
 import { PgTable, getTableConfig } from 'drizzle-orm/pg-core';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from './ids';
 import * as schema from './schema';
 import { loadSecretKey } from './secrets';
 import { migrationsFolder, openStore } from './store';
 import type { Db, DbOrTx, Store, Tx } from './store';
+import { createTestDatabase, testDatabaseUrl, type TestDatabase } from '../testing/database';
 
 // ---------------------------------------------------------------------------------------------
 // The tables of the schema, found by walking its exports so a new table cannot be forgotten here
@@ -674,39 +674,15 @@ describe('store: embedded PGlite (memory)', () => {
   storeSuite('embedded', () => openStore({ memory: true }));
 });
 
-const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-
 describe.skipIf(!testDatabaseUrl)('store: PostgreSQL server (TEST_DATABASE_URL)', () => {
-  // a database of its own per run, so parallel and repeated runs never collide
-  const dbName = `scout_test_${process.pid}_${Date.now().toString(36)}`;
-  let url = '';
-
+  let database: TestDatabase | undefined;
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: testDatabaseUrl });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE DATABASE "${dbName}"`);
-    } finally {
-      await admin.end();
-    }
-    const parsed = new URL(testDatabaseUrl!);
-    parsed.pathname = `/${dbName}`;
-    url = parsed.toString();
+    database = await createTestDatabase('store');
   });
-
   // hooks run as a stack: the suite's store is closed before this drops the database
-  afterAll(async () => {
-    if (!url) return;
-    const admin = new pg.Client({ connectionString: testDatabaseUrl });
-    await admin.connect();
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-    } finally {
-      await admin.end();
-    }
-  });
+  afterAll(() => database?.drop());
 
-  storeSuite('server', () => openStore({ databaseUrl: url }));
+  storeSuite('server', () => openStore({ databaseUrl: database!.url }));
 });
 
 function directoryBytes(dir: string): number {

@@ -5,24 +5,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobs } from '../db/schema';
 import { newId } from '../db/ids';
 import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
+import { openServerTestStore, testDatabaseUrl } from '../testing/database';
 import { claimJob, completeJob, enqueueJob } from './queue';
 
-const testDatabaseUrl = process.env.TEST_DATABASE_URL || null;
-const stores = [
-  { name: 'embedded PGlite', databaseUrl: null },
+const stores: { name: string; open: () => Promise<{ store: Store; drop: () => Promise<void> }> }[] = [
+  {
+    name: 'embedded PGlite',
+    open: async () => {
+      const store = await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR });
+      return { store, drop: () => store.close() };
+    },
+  },
   ...(testDatabaseUrl
-    ? [{ name: 'PostgreSQL server (TEST_DATABASE_URL)', databaseUrl: testDatabaseUrl }]
+    ? [{ name: 'PostgreSQL server (TEST_DATABASE_URL)', open: () => openServerTestStore('queue') }]
     : []),
 ];
 
-describe.each(stores)('the job queue on $name', ({ databaseUrl }) => {
+describe.each(stores)('the job queue on $name', ({ open }) => {
   let store: Store;
+  let drop: () => Promise<void>;
   beforeAll(async () => {
-    store = await openStore({ databaseUrl, dataDir: MEMORY_DATA_DIR });
+    ({ store, drop } = await open());
   });
-  afterAll(() => store.close());
+  afterAll(() => drop());
 
-  // A kind of its own per test: test files share a PostgreSQL database.
+  // A kind of its own per test, so one test's jobs never answer another's claim.
   const uniqueKind = (name: string) => `test.${name}.${newId()}`;
 
   it('hands a lane only its own jobs', async () => {

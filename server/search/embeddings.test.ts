@@ -25,7 +25,7 @@ import './embeddings-job';
 import type { EmbeddingSettings } from './embeddings-provider';
 import { reindexOrg, upsertDocuments, type IndexDocument } from './indexer';
 import { facetCounts, searchChunks } from './search';
-import { openServerTestStore, testDatabaseUrl } from './testing';
+import { openServerTestStore, testDatabaseUrl } from '../testing/database';
 
 // wide enough that the fake model's hashed words rarely share a coordinate
 const DIMENSIONS = 256;

@@ -18,7 +18,8 @@ import type { SearchEngine } from './engines';
 import { decisivePrefix, ensureSearchIndexes, selectiveText } from './engines';
 import { upsertDocuments, type IndexDocument } from './indexer';
 import { searchChunks } from './search';
-import { openServerTestStore, pick, testDatabaseUrl } from './testing';
+import { openServerTestStore, testDatabaseUrl } from '../testing/database';
+import { pick } from './testing';
 import { seededRandom } from '../testing/random';
 
 const SYLLABLES = 'ka lo mi tran sep vor quil ben dra fos nim pel gor ust rey chal'.split(' ');

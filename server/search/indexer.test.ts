@@ -13,7 +13,8 @@ import {
   upsertDocuments,
   type IndexDocument,
 } from './indexer';
-import { openServerTestStore, pick, testDatabaseUrl } from './testing';
+import { openServerTestStore, testDatabaseUrl } from '../testing/database';
+import { pick } from './testing';
 import { seededRandom } from '../testing/random';
 
 let store: Store;

@@ -16,7 +16,8 @@ import {
   type SearchRequest,
   type SearchSort,
 } from './search';
-import { lexemesOf, openServerTestStore, pick, sample, testDatabaseUrl } from './testing';
+import { openServerTestStore, testDatabaseUrl } from '../testing/database';
+import { lexemesOf, pick, sample } from './testing';
 import { seededRandom } from '../testing/random';
 
 const VOCABULARY = (

@@ -14,21 +14,26 @@ import { encryptWithKey, loadSecretKey } from '../db/secrets';
 import { openStore, type Store } from '../db/store';
 import { createOrg, createUser } from '../testing/fixtures';
 import { enqueueSync } from './jobs';
+import { createTestDatabase, testDatabaseUrl, type TestDatabase } from '../testing/database';
 import { startWorkerProcess, until } from './testing/worker-process';
 
 const DOCUMENTS = 5000;
 const PAGE_SIZE = 50;
 const KILLS = 5;
-const databaseUrl = process.env.TEST_DATABASE_URL || null;
 
 let fake: NotesFake | undefined;
 let dataDir: string | undefined;
+/** The test's own database when TEST_DATABASE_URL names a server, shared with the worker processes. */
+let database: TestDatabase | undefined;
 afterAll(async () => {
   await fake?.close();
+  await database?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const openTestStore = (dir: string): Promise<Store> => openStore({ databaseUrl, dataDir: dir });
+const databaseUrl = (): string | null => database?.url ?? null;
+const openTestStore = (dir: string): Promise<Store> =>
+  openStore({ databaseUrl: databaseUrl(), dataDir: dir });
 
 it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs mid-sync`, async () => {
   fake = await startNotesFake({ pageSize: PAGE_SIZE });
@@ -44,6 +49,7 @@ it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs 
   }
 
   dataDir = mkdtempSync(path.join(tmpdir(), 'scout-crash-'));
+  if (testDatabaseUrl) database = await createTestDatabase('crash');
   let store = await openTestStore(dataDir);
   const org = await createOrg(store.db, { domain: `crash-${Date.now()}.test` });
   const owner = await createUser(store.db, org, { email: `admin@${org.domain}`, admin: true });
@@ -75,7 +81,7 @@ it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs 
   const totalPages = DOCUMENTS / PAGE_SIZE;
   let killedAt = 0;
   for (let kill = 0; kill < KILLS; kill++) {
-    const worker = startWorkerProcess(dataDir);
+    const worker = startWorkerProcess(dataDir, databaseUrl());
     // Somewhere in the next stretch of batches, then a random moment within a batch (mid-transaction included).
     const target = 1 + Math.floor(Math.random() * 10);
     const reached = await until(() => worker.batches() >= target, worker.exited);
@@ -86,7 +92,7 @@ it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs 
     killedAt += worker.batches();
   }
   expect(killedAt).toBeLessThan(totalPages);
-  const last = startWorkerProcess(dataDir);
+  const last = startWorkerProcess(dataDir, databaseUrl());
   expect(await last.exited).toBe(0);
   // The last run alone has more than a slice to do, so it yields its lane at least once and resumes.
   expect(last.slices()).toBeGreaterThan(0);

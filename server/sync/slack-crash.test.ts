@@ -15,6 +15,7 @@ import { encryptWithKey, loadSecretKey } from '../db/secrets';
 import { openStore, type Store } from '../db/store';
 import { createOrg, createUser } from '../testing/fixtures';
 import { enqueueSync } from './jobs';
+import { createTestDatabase, testDatabaseUrl, type TestDatabase } from '../testing/database';
 import { startWorkerProcess, until } from './testing/worker-process';
 
 const PAGE_SIZE = 4;
@@ -22,16 +23,20 @@ const MORE_MESSAGES = 16;
 const KILLS = 2;
 /** Each worker process loads the whole server before its first batch: tens of seconds on a busy machine. */
 const TIMEOUT_MS = 300_000;
-const databaseUrl = process.env.TEST_DATABASE_URL || null;
 
 let fake: SlackFake | undefined;
 let dataDir: string | undefined;
+/** The test's own database when TEST_DATABASE_URL names a server, shared with the worker processes. */
+let database: TestDatabase | undefined;
 afterAll(async () => {
   await fake?.close();
+  await database?.drop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-const openTestStore = (dir: string): Promise<Store> => openStore({ databaseUrl, dataDir: dir });
+const databaseUrl = (): string | null => database?.url ?? null;
+const openTestStore = (dir: string): Promise<Store> =>
+  openStore({ databaseUrl: databaseUrl(), dataDir: dir });
 
 it(
   `indexes exactly the fixture workspace after ${KILLS} SIGKILLs mid-sync`,
@@ -61,6 +66,7 @@ it(
     }
 
     dataDir = mkdtempSync(path.join(tmpdir(), 'scout-slack-crash-'));
+    if (testDatabaseUrl) database = await createTestDatabase('slack_crash');
     let store = await openTestStore(dataDir);
     const org = await createOrg(store.db, { domain: `slack-crash-${Date.now()}.test` });
     const owner = await createUser(store.db, org, { email: `admin@${org.domain}`, admin: true });
@@ -90,7 +96,7 @@ it(
     await store.close();
 
     for (let kill = 0; kill < KILLS; kill++) {
-      const worker = startWorkerProcess(dataDir);
+      const worker = startWorkerProcess(dataDir, databaseUrl());
       const target = 2 + Math.floor(Math.random() * 2);
       const reached = await until(() => worker.batches() >= target, worker.exited);
       expect(reached, 'the worker finished before it could be killed').toBe(true);
@@ -98,7 +104,7 @@ it(
       worker.child.kill('SIGKILL');
       expect(await worker.exited).toBe('SIGKILL');
     }
-    const last = startWorkerProcess(dataDir);
+    const last = startWorkerProcess(dataDir, databaseUrl());
     expect(await last.exited).toBe(0);
 
     store = await openTestStore(dataDir);

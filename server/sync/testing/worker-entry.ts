@@ -1,5 +1,5 @@
 // A worker process for the crash test (server/sync/crash.test.ts): the real job worker and sync engine, with the
-// SDK's example connector registered, over DATA_DIR's embedded store or TEST_DATABASE_URL's server. It logs each
+// SDK's example connector registered, over DATA_DIR's embedded store or the database TEST_DATABASE_URL names (the test's own). It logs each
 // committed batch as a JSON line on stdout (so the test knows when to kill it) and exits 0 once no job is left.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inArray } from 'drizzle-orm';

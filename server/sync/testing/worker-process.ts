@@ -17,13 +17,13 @@ export interface WorkerProcess {
 }
 
 /**
- * A worker process over DATA_DIR `dir` (or TEST_DATABASE_URL's server, unless `env` blanks it), with one-second
- * job leases.
+ * A worker process over the PostgreSQL database `databaseUrl`, or DATA_DIR `dir`'s embedded store when it is null,
+ * with one-second job leases. DATA_DIR also holds the secret key it decrypts credentials with.
  */
-export function startWorkerProcess(dir: string, env: NodeJS.ProcessEnv = {}): WorkerProcess {
+export function startWorkerProcess(dir: string, databaseUrl: string | null): WorkerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
-    env: { ...process.env, DATA_DIR: dir, SCOUT_JOB_LEASE_MS: '1000', ...env },
+    env: { ...process.env, DATA_DIR: dir, SCOUT_JOB_LEASE_MS: '1000', TEST_DATABASE_URL: databaseUrl ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let committed = 0;
