@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from './app';
 import { deriveTokenKey } from './auth/tokens';
 import { failOrphanAnswers } from './chat/generations';
-import { DEFAULT_CHAT_SETTINGS } from './chat/pipeline';
+import { DEFAULT_CHAT_SETTINGS } from './chat/settings';
 import type { Config } from './config';
 import type { ServerContext } from './context';
 import { loadSecretKey, parseSecretKey, setDefaultSecretKey } from './db/secrets';

@@ -12,7 +12,7 @@
  *   CHAT_SOCKETS_PER_USER_MAX sockets per member (4429 beyond).
  * - A closing socket only stops listening: its answer goes on and is saved, for RECONNECT or GET /messages/message.
  * - Several instances may share one store: RECONNECT follows an answer another instance writes through its row, and
- *   STOP_GENERATION reaches it through the row too (pipeline requestStop / watchStopRequests).
+ *   STOP_GENERATION reaches it through the row too (follow.ts requestStop / watchStopRequests).
  */
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -37,16 +37,9 @@ import { ApiError } from '../errors';
 import { takeMemberBudget } from '../http/member-rate-limit';
 import { loadLlmEnvironment } from '../llm/config';
 import { GenerationRegistry, type Generation, type Listener } from './generations';
-import {
-  acceptQuery,
-  ChatRefusal,
-  loadChatSettings,
-  reconnect,
-  requestStop,
-  stopGeneration,
-  watchStopRequests,
-  type ChatDeps,
-} from './pipeline';
+import { acceptQuery } from './accept';
+import { reconnect, requestStop, stopGeneration, watchStopRequests } from './follow';
+import { ChatRefusal, loadChatSettings, type ChatDeps } from './settings';
 
 const HEARTBEAT_MS = 30_000;
 const AUTH_TIMEOUT_MS = 10_000;
