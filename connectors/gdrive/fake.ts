@@ -64,7 +64,7 @@ export interface DriveFake {
   transfer(id: string, owner: string): void;
   /** Adds or replaces a Directory user (`workspace` only: also someone the service account may act as). */
   putUser(user: admin_directory_v1.Schema$User): void;
-  /** Removes a user from the Directory; Google then issues no token acting as them. */
+  /** Removes a user from the Directory; Google then issues no token acting as them, and their grants are deleted. */
   removeUser(email: string): void;
   addGroup(email: string, members: readonly admin_directory_v1.Schema$Member[]): void;
   setMembers(email: string, members: readonly admin_directory_v1.Schema$Member[]): void;
@@ -585,8 +585,16 @@ export async function startDriveFake(
     },
     removeUser(email) {
       directory.removeUser(email);
-      directoryUsers.delete(email.toLowerCase());
+      const gone = email.toLowerCase();
+      directoryUsers.delete(gone);
       account?.setMembers([...directoryUsers]);
+      // Drive keeps a deleted account's grants, marked deleted.
+      const mark = (permission: drive_v3.Schema$Permission) =>
+        permission.type === 'user' && permission.emailAddress?.toLowerCase() === gone
+          ? { ...permission, deleted: true }
+          : permission;
+      for (const stored of files.values()) stored.own = stored.own.map(mark);
+      for (const drive of drives.values()) drive.members = drive.members.map(mark);
     },
     addGroup(email, members) {
       directory.addGroup(email, members);
