@@ -321,8 +321,8 @@ async function sharedDrives(org: OrgRun): Promise<{ id: string; reader: string }
 }
 
 /**
- * The active member a shared drive is read as: one named among its members, an organizer first, since the admin
- * may list a drive's members without belonging to it but not its files.
+ * The active member a shared drive is read as: one named among its members, the ones who may share first, since the
+ * admin may list a drive's members without belonging to it but not its files.
  */
 async function driveReader(org: OrgRun, driveId: string): Promise<string | null> {
   const admin = runAs(org, org.admin);
@@ -342,7 +342,12 @@ async function driveReader(org: OrgRun, driveId: string): Promise<string | null>
     named.push(...(page.permissions ?? []));
     pageToken = page.nextPageToken ?? undefined;
   } while (pageToken);
-  const rank = (role: string | null | undefined) => (role === 'organizer' ? 0 : 1);
+  // Whoever may share the drive's files may read their sharing.
+  const SHARING = ['organizer', 'fileOrganizer', 'writer'];
+  const rank = (role: string | null | undefined) => {
+    const at = SHARING.indexOf(role ?? '');
+    return at === -1 ? SHARING.length : at;
+  };
   const reader = named
     .filter((permission) => permission.type === 'user')
     .sort((a, b) => rank(a.role) - rank(b.role))
