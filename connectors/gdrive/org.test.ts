@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createConnectorContext, type SyncBatch } from '../sdk';
 import { collect, runConnectorConformance } from '../sdk/testing';
-import { DOC_MIME, startDriveFake, type DriveFake } from './fake';
+import { DOC_MIME, FOLDER_MIME, startDriveFake, type DriveFake } from './fake';
 import { gdriveConnector } from './index';
 import { DRIVE_ORG_SCOPES, DRIVE_READONLY_SCOPE } from './org';
 
@@ -82,6 +82,28 @@ describe('gdriveConnector, connected org-wide', () => {
     expect(acl.get('a-1')).toEqual(['user:ada@example.com', 'user:bob@example.com']);
     expect(acl.get('a-2')).toEqual(['user:ada@example.com']);
     expect(acl.get('d-1')).toEqual(['user:ada@example.com']);
+  });
+
+  it('re-reads the files under a folder reshared to another member, with the folder’s new readers', async () => {
+    fake.addFile({ id: 'f-team', name: 'Team', mimeType: FOLDER_MIME, owner: 'ada@example.com' });
+    fake.addFile({
+      id: 'a-4',
+      name: 'Doc a-4',
+      mimeType: DOC_MIME,
+      parent: 'f-team',
+      owner: 'ada@example.com',
+      content: 'text of a-4',
+    });
+    const full = await collect(gdriveConnector.fullSync(context()));
+    fake.share('f-team', [{ type: 'user', role: 'reader', emailAddress: ADMIN }]);
+    const changed = (await collect(gdriveConnector.incrementalSync(context(), full.at(-1)!.cursor))).flatMap(
+      (batch: SyncBatch) => batch.documents,
+    );
+    expect(changed.map((document) => [document.externalId, document.acl])).toContainEqual([
+      'a-4',
+      ['user:ada@example.com', 'user:bob@example.com'],
+    ]);
+    expect(changed.every((document) => document.externalId === 'a-4')).toBe(true);
   });
 
   it('answers the permission sync with each file’s readers as its owner reads them, leaving out the deleted', async () => {
