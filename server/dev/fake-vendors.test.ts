@@ -191,7 +191,8 @@ describe('SCOUT_FAKE_VENDORS=1', () => {
     const [admin, ben, chloe] = [await adminOf(), await benOf(), await chloeOf()];
     const popups: [User, string, boolean][] = [
       [admin, 'notion', true],
-      // Drive has no org connection yet (the conformance matrix's known gap): Ben connects his own Drive
+      // Drive's org connection reads through a service account, which dev mode has none of: Ben connects his
+      // own Drive
       [ben, 'gdrive', false],
       [admin, 'gworkspace-directory', true],
       [ben, 'gcal', false],
