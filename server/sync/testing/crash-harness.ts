@@ -135,3 +135,17 @@ export async function crashSync(options: CrashSyncOptions): Promise<CrashSyncRes
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * How often the most requested of the requests' keys (a page, a file) was asked for. A sync that resumes from its
+ * cursor asks for a page again only when a kill struck while it was in hand, and the next worker commits that page
+ * before it can be killed, so twice at most; one that started over would ask for its first page once per worker.
+ */
+export function mostRequestsOfOne<Request>(
+  requests: readonly Request[],
+  keyOf: (request: Request) => string,
+): number {
+  const counts = new Map<string, number>();
+  for (const request of requests) counts.set(keyOf(request), (counts.get(keyOf(request)) ?? 0) + 1);
+  return Math.max(0, ...counts.values());
+}
