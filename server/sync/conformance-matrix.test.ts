@@ -70,7 +70,7 @@ const NO_SCOPES_APPS: ReadonlySet<IssueApp> = new Set(['notion']);
 const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   gdrive: ['org payload'],
   'gworkspace-directory': ['crash test'],
-  outlook: ['org payload', 'crash test'],
+  outlook: ['org payload'],
   msteams: ['org payload', 'crash test'],
   sharepoint: ['individual payload', 'crash test'],
   onedrive: ['individual payload', 'crash test'],
