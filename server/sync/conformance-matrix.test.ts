@@ -71,7 +71,7 @@ const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   gdrive: ['org payload'],
   'gworkspace-directory': ['crash test'],
   outlook: ['org payload'],
-  msteams: ['org payload', 'crash test'],
+  msteams: ['org payload'],
   sharepoint: ['individual payload', 'crash test'],
   onedrive: ['individual payload', 'crash test'],
 };
