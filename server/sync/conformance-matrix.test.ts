@@ -72,8 +72,8 @@ const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   'gworkspace-directory': ['crash test'],
   outlook: ['org payload'],
   msteams: ['org payload'],
-  sharepoint: ['individual payload', 'crash test'],
-  onedrive: ['individual payload', 'crash test'],
+  sharepoint: ['individual payload'],
+  onedrive: ['individual payload'],
 };
 
 const read = (path: string): string | null => {
