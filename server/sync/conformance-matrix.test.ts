@@ -64,12 +64,10 @@ const NO_SCOPES_APPS: ReadonlySet<IssueApp> = new Set(['notion']);
 
 /**
  * What is missing today, app by app. Org connections of Drive, Outlook and Teams (marketplace installs in the
- * connect dialog, spec §7) and individual SharePoint and OneDrive connections (OAuth) are not built; the apps
- * listed with 'crash test' have no test yet that SIGKILLs a sync mid-way and checks it resumed from its cursor.
+ * connect dialog, spec §7) and individual SharePoint and OneDrive connections (OAuth) are not built.
  */
 const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   gdrive: ['org payload'],
-  'gworkspace-directory': ['crash test'],
   outlook: ['org payload'],
   msteams: ['org payload'],
   sharepoint: ['individual payload'],
