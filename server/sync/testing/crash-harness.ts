@@ -38,6 +38,8 @@ export interface CrashSyncResult {
   statusCode: number;
   /** Batches the killed workers committed between them. */
   committedBeforeLastRun: number;
+  /** When each killed worker was seen dead (epoch ms): requests logged between two of them are one worker's. */
+  killedAt: number[];
   /** Batches the last worker committed, and the slices it yielded, to its exit. */
   lastRun: { batches: number; slices: number };
 }
@@ -92,6 +94,7 @@ export async function crashSync(options: CrashSyncOptions): Promise<CrashSyncRes
 
     const [fewest, most] = options.batchesBeforeKill;
     let committedBeforeLastRun = 0;
+    const killedAt: number[] = [];
     for (let kill = 0; kill < options.kills; kill++) {
       const worker = startWorkerProcess(dataDir, databaseUrl);
       const target = fewest + Math.floor(Math.random() * (most - fewest + 1));
@@ -106,6 +109,7 @@ export async function crashSync(options: CrashSyncOptions): Promise<CrashSyncRes
       const signal = await worker.exited;
       if (signal !== 'SIGKILL') throw new Error(`worker ${kill + 1} ended with ${signal}, not the SIGKILL`);
       committedBeforeLastRun += worker.batches();
+      killedAt.push(Date.now());
     }
     const last = startWorkerProcess(dataDir, databaseUrl);
     await last.exited;
@@ -125,6 +129,7 @@ export async function crashSync(options: CrashSyncOptions): Promise<CrashSyncRes
         documents: rows.sort((a, b) => (a.externalId < b.externalId ? -1 : 1)),
         statusCode: done?.statusCode ?? 0,
         committedBeforeLastRun,
+        killedAt,
         lastRun: { batches: last.batches(), slices: last.slices() },
       };
     } finally {
