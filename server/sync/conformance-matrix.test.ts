@@ -64,19 +64,13 @@ const NO_SCOPES_APPS: ReadonlySet<IssueApp> = new Set(['notion']);
 
 /**
  * What is missing today, app by app. Org connections of Outlook and Teams (marketplace installs in the connect
- * dialog, spec §7) and individual SharePoint and OneDrive connections (OAuth) are not built; crash tests
- * (SIGKILL mid-sync, resume from the cursor) exist for Slack and Gmail only; the directory has no sync test of its
- * own (its groups are exercised through Drive's).
+ * dialog, spec §7) and individual SharePoint and OneDrive connections (OAuth) are not built.
  */
 const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
-  notion: ['crash test'],
-  gdrive: ['crash test'],
-  'gworkspace-directory': ['sync test', 'crash test'],
-  gcal: ['crash test'],
-  outlook: ['org payload', 'crash test'],
-  msteams: ['org payload', 'crash test'],
-  sharepoint: ['individual payload', 'crash test'],
-  onedrive: ['individual payload', 'crash test'],
+  outlook: ['org payload'],
+  msteams: ['org payload'],
+  sharepoint: ['individual payload'],
+  onedrive: ['individual payload'],
 };
 
 const read = (path: string): string | null => {
