@@ -4,13 +4,8 @@
 import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import { NotFoundError, defineConnector } from '../sdk';
-import {
-  Graph,
-  driveSync,
-  tenantConfigSchema,
-  tenantCredentialsSchema,
-  type DriveRef,
-} from '../sharepoint/graph';
+import { Graph, tenantConfigSchema, tenantCredentialsSchema } from '../microsoft/app-only';
+import { driveSync, type DriveRef } from '../sharepoint/graph';
 
 const SHORTNAME = 'onedrive';
 

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import { defineConnector } from '../sdk';
-import { Graph, driveSync, tenantConfigSchema, tenantCredentialsSchema, type DriveRef } from './graph';
+import { Graph, tenantConfigSchema, tenantCredentialsSchema } from '../microsoft/app-only';
+import { driveSync, type DriveRef } from './graph';
 
 const SHORTNAME = 'sharepoint';
 
