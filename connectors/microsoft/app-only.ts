@@ -13,6 +13,7 @@ import {
   PermissionMismatchError,
   type AuthFailureClassifier,
   type ConnectorContext,
+  type CredentialName,
   type DownloadLimits,
   type HttpClient,
   type HttpClientSettings,
@@ -59,7 +60,11 @@ interface Token {
 /** One token per context, so a sync's requests share it; a context lives for one job. */
 const tokens = new WeakMap<object, Promise<Token>>();
 
-async function requestToken(ctx: TenantContext, shortname: AppShortname): Promise<Token> {
+async function requestToken(
+  ctx: TenantContext,
+  shortname: AppShortname,
+  credentialName: CredentialName,
+): Promise<Token> {
   const { clientId, clientSecret } = azureApp(shortname);
   const tenant = ctx.credentials.email.split('@')[1] ?? '';
   const login = ctx.http.with({
@@ -82,14 +87,19 @@ async function requestToken(ctx: TenantContext, shortname: AppShortname): Promis
     if (!(error instanceof HttpStatusError) || error.status >= 500) throw error;
     if (NO_CONSENT.test(error.bodyExcerpt))
       throw new PermissionMismatchError(microsoft.ADMIN_CONSENT_REQUIRED, { cause: error });
-    throw new InvalidCredentialsError(CREDENTIAL_NAMES.credentials, { cause: error });
+    throw new InvalidCredentialsError(credentialName, { cause: error });
   }
 }
 
-async function token(ctx: TenantContext, shortname: AppShortname, renew: boolean): Promise<Token> {
+async function token(
+  ctx: TenantContext,
+  shortname: AppShortname,
+  credentialName: CredentialName,
+  renew: boolean,
+): Promise<Token> {
   const held = renew ? undefined : await tokens.get(ctx)?.catch(() => undefined);
   if (held && held.expiresAt - ctx.now().getTime() > TOKEN_MARGIN_MS) return held;
-  const next = requestToken(ctx, shortname);
+  const next = requestToken(ctx, shortname, credentialName);
   tokens.set(ctx, next);
   return next;
 }
@@ -104,6 +114,7 @@ const classifyGraphFailure: AuthFailureClassifier = (failure) =>
  * The connection's HTTP client on Graph, each request carrying the app-only token of the moment: a token near its
  * end is replaced before the request, and a 401 (a token revoked or expired early) gets one new token and a retry.
  * Being an HttpClient, it serves the SDK's paginators and whatever a connector written for delegated tokens calls.
+ * `settings.credentialName` names the credential a refusal blames (the connector's own), 'credentials' by default.
  */
 export function appOnlyClient(
   ctx: TenantContext,
@@ -111,13 +122,14 @@ export function appOnlyClient(
   settings: HttpClientSettings = {},
 ): HttpClient {
   const baseUrl = settings.baseUrl ?? ctx.config.baseUrl;
+  const credentialName = settings.credentialName ?? CREDENTIAL_NAMES.credentials;
   async function authorized<T>(send: (client: HttpClient) => Promise<T>): Promise<T> {
     for (let renew = false; ; renew = true) {
-      const { value } = await token(ctx, shortname, renew);
+      const { value } = await token(ctx, shortname, credentialName, renew);
       const client = ctx.http.with({
-        credentialName: CREDENTIAL_NAMES.credentials,
         classifyAuthFailure: classifyGraphFailure,
         ...settings,
+        credentialName,
         baseUrl,
         headers: { ...settings.headers, authorization: `Bearer ${value}` },
       });

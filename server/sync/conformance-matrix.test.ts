@@ -73,7 +73,7 @@ const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   gdrive: ['org payload', 'crash test'],
   'gworkspace-directory': ['sync test', 'crash test'],
   gcal: ['crash test'],
-  outlook: ['org payload', 'crash test'],
+  outlook: ['crash test'],
   msteams: ['org payload', 'crash test'],
   sharepoint: ['individual payload', 'crash test'],
   onedrive: ['individual payload', 'crash test'],
