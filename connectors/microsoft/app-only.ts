@@ -11,6 +11,7 @@ import {
   HttpStatusError,
   InvalidCredentialsError,
   PermissionMismatchError,
+  paginateByNextLink,
   type AuthFailureClassifier,
   type ConnectorContext,
   type CredentialName,
@@ -19,7 +20,7 @@ import {
   type HttpClientSettings,
   type RequestOptions,
 } from '../sdk';
-import { GRAPH_BASE_URL, MICROSOFT_LOGIN_URL, odataPageSchema } from './graph';
+import { GRAPH_BASE_URL, MICROSOFT_LOGIN_URL, accountEmail, graphUserSchema, odataPageSchema } from './graph';
 
 const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
 /** Take a new token this long before the old one lapses, so it never expires between two requests of a page. */
@@ -219,3 +220,31 @@ export class Graph {
   }
 }
 const directories = new WeakMap<object, Promise<ReadonlyMap<string, string>>>();
+
+const tenantUserSchema = graphUserSchema.extend({ accountEnabled: z.boolean().nullish() });
+
+export interface TenantUser {
+  readonly id: string;
+  readonly email: string;
+}
+
+/** The tenant's users who may sign in and have an address; a disabled account's data is nobody's to search. */
+export async function tenantUsers(client: HttpClient): Promise<TenantUser[]> {
+  const users: TenantUser[] = [];
+  const pages = paginateByNextLink(client, {
+    path: '/users',
+    schema: odataPageSchema(tenantUserSchema),
+    items: (page) => page.value,
+    nextLink: (page) => page['@odata.nextLink'],
+    request: {
+      query: { $select: 'id,displayName,mail,userPrincipalName,accountEnabled', $top: DIRECTORY_PAGE },
+    },
+  });
+  for await (const page of pages) {
+    for (const user of page.items) {
+      const email = accountEmail(user);
+      if (user.accountEnabled !== false && email !== null) users.push({ id: user.id, email });
+    }
+  }
+  return users;
+}

@@ -28,12 +28,13 @@ import {
 } from '../sdk';
 import { htmlToDocument } from '../sdk/html';
 import {
-  DIRECTORY_PAGE,
   appOnlyClient,
+  tenantUsers,
   tenantConfigSchema,
   tenantCredentialsSchema,
   type TenantConfig,
   type TenantContext,
+  type TenantUser,
 } from '../microsoft/app-only';
 import {
   MICROSOFT_LOGIN_URL,
@@ -398,40 +399,12 @@ function member(ctx: OutlookContext): MemberContext {
 const orgApi = (ctx: TenantContext) =>
   appOnlyClient(ctx, 'outlook', { credentialName: CREDENTIAL_NAMES.accessToken });
 
-const tenantUserSchema = graphUserSchema.extend({ accountEnabled: z.boolean().nullish() });
-
 /** Each mailbox's place, as the individual connection's cursor, and the address its documents are readable by. */
 const orgCursorSchema = z.object({
   v: z.literal(1),
   users: z.record(z.string(), z.object({ email: z.email(), cursor: anyCursorSchema })),
 });
 type OrgCursor = z.output<typeof orgCursorSchema>;
-
-interface TenantUser {
-  readonly id: string;
-  readonly email: string;
-}
-
-/** The tenant's users who may sign in and have an address; a disabled account's mail is nobody's to search. */
-async function tenantUsers(client: HttpClient): Promise<TenantUser[]> {
-  const users: TenantUser[] = [];
-  const pages = paginateByNextLink(client, {
-    path: '/users',
-    schema: odataPageSchema(tenantUserSchema),
-    items: (page) => page.value,
-    nextLink: (page) => page['@odata.nextLink'],
-    request: {
-      query: { $select: 'id,displayName,mail,userPrincipalName,accountEnabled', $top: DIRECTORY_PAGE },
-    },
-  });
-  for await (const page of pages) {
-    for (const user of page.items) {
-      const email = accountEmail(user);
-      if (user.accountEnabled !== false && email !== null) users.push({ id: user.id, email });
-    }
-  }
-  return users;
-}
 
 /**
  * The user's mailbox, or null when Graph has none to read (no Exchange Online licence, a mailbox on premises, or
@@ -513,7 +486,7 @@ export function createOutlookConnector(options: { loginUrl?: string } = {}) {
       if (isOrg(ctx)) {
         const client = orgApi(ctx);
         // Listing the directory proves User.Read.All; the admin's own mailbox, when they have one, Mail.Read.
-        await client.json('/users', odataPageSchema(tenantUserSchema), { query: { $select: 'id', $top: 1 } });
+        await client.json('/users', odataPageSchema(graphUserSchema), { query: { $select: 'id', $top: 1 } });
         const admin = ctx.credentials.email.toLowerCase();
         try {
           await client.json(`/users/${encodeURIComponent(admin)}/mailFolders/inbox`, folderSchema, {

@@ -74,7 +74,7 @@ const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   'gworkspace-directory': ['sync test', 'crash test'],
   gcal: ['crash test'],
   outlook: ['crash test'],
-  msteams: ['org payload', 'crash test'],
+  msteams: ['crash test'],
   sharepoint: ['individual payload', 'crash test'],
   onedrive: ['individual payload', 'crash test'],
 };
