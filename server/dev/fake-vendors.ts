@@ -410,7 +410,8 @@ async function outlook(): Promise<DevApp> {
 }
 
 async function msteams(): Promise<DevApp> {
-  const fake = await startTeamsFake({ pageSize: 50 });
+  // The tenant at the demo domain, so an admin of the demo workspace can connect Teams org-wide too.
+  const fake = await startTeamsFake({ pageSize: 50, tenant: DEMO_DOMAIN });
   return microsoftApp('msteams', fake, () => fake.close());
 }
 
