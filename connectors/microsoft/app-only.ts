@@ -156,15 +156,20 @@ const directoryUserSchema = z.object({
   userPrincipalName: z.string().nullish(),
 });
 
-/** The Graph calls of one app on one context, with the app-only token. */
+/**
+ * The Graph calls of one app on one context, through `http`: the app-only client of an org connection, or a
+ * member's delegated one (an individual connection of the same app reads the same way).
+ */
 export class Graph {
-  readonly http: HttpClient;
-
   constructor(
-    private readonly ctx: TenantContext,
+    private readonly ctx: object,
     readonly shortname: AppShortname,
-  ) {
-    this.http = appOnlyClient(ctx, shortname);
+    readonly http: HttpClient,
+  ) {}
+
+  /** With the app-only token of the tenant's admin consent. */
+  static appOnly(ctx: TenantContext, shortname: AppShortname): Graph {
+    return new Graph(ctx, shortname, appOnlyClient(ctx, shortname));
   }
 
   json<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.output<S>> {

@@ -1,19 +1,60 @@
-// OneDrive for Business, connected org-wide by the tenant's admin consent: every user's OneDrive, each file
-// readable by whom its permissions say (the owner, people and groups it is shared with, sharing links). The Graph
-// side is SharePoint's (OneDrive is a SharePoint drive per user), so it comes from there.
+// OneDrive for Business. Connected org-wide by the tenant's admin consent: every user's OneDrive. Connected by a
+// member: their own OneDrive, with their delegated token. Either way each file is readable by whom its permissions
+// say (the owner, people and groups it is shared with, sharing links), computed by the same code. The Graph side is
+// SharePoint's (OneDrive is a SharePoint drive per user), so it comes from there.
 import { z } from 'zod';
-import { CREDENTIAL_NAMES } from '../../common/strings';
-import { NotFoundError, defineConnector } from '../sdk';
-import { Graph, tenantConfigSchema, tenantCredentialsSchema } from '../microsoft/app-only';
+import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
+import { FatalSourceError, NotFoundError, defineConnector, type ConnectorContext } from '../sdk';
+import {
+  Graph,
+  tenantConfigSchema,
+  tenantCredentialsSchema,
+  type TenantConfig,
+  type TenantContext,
+} from '../microsoft/app-only';
+import {
+  MICROSOFT_LOGIN_URL,
+  graphClient,
+  graphCredentialsSchema,
+  microsoftOAuth,
+  type GraphCredentials,
+} from '../microsoft/graph';
 import { driveSync, type DriveRef } from '../sharepoint/graph';
 
 const SHORTNAME = 'onedrive';
 
+/**
+ * Delegated: the member's files and what is shared with them, the directory's basic profiles (grants name users by
+ * id) and group memberships (grants to Entra groups), all read-only.
+ */
+export const ONEDRIVE_SCOPES = ['Files.Read.All', 'User.ReadBasic.All', 'GroupMember.Read.All'] as const;
+
 const userSchema = z.object({ id: z.string(), displayName: z.string().nullish() });
 const driveSchema = z.object({ id: z.string() });
 
-/** Each user's OneDrive; a user without one (unlicensed, never signed in) answers 404 and is skipped. */
-async function listDrives(graph: Graph): Promise<DriveRef[]> {
+/** A member's OAuth tokens (individual connection), or the tenant's admin consent (org connection). */
+const onedriveCredentialsSchema = z.union([graphCredentialsSchema, tenantCredentialsSchema]);
+type OneDriveContext = ConnectorContext<z.output<typeof onedriveCredentialsSchema>, TenantConfig>;
+
+const isOrg = (ctx: OneDriveContext): ctx is TenantContext => 'marketplace' in ctx.credentials;
+const isMember = (ctx: OneDriveContext): ctx is ConnectorContext<GraphCredentials, TenantConfig> =>
+  !('marketplace' in ctx.credentials);
+
+function graphOf(ctx: OneDriveContext): Graph {
+  if (isMember(ctx)) return new Graph(ctx, SHORTNAME, graphClient(ctx, microsoft.ADMIN_CONSENT_REQUIRED));
+  if (isOrg(ctx)) return Graph.appOnly(ctx, SHORTNAME);
+  throw new FatalSourceError('onedrive: credentials of neither a member nor a tenant');
+}
+
+/**
+ * Each user's OneDrive (a user without one, unlicensed or never signed in, answers 404 and is skipped), or the
+ * member's own.
+ */
+async function listDrives(graph: Graph, ctx: OneDriveContext): Promise<DriveRef[]> {
+  if (!isOrg(ctx)) {
+    const own = await graph.json('/me/drive', driveSchema, { query: { $select: 'id' } });
+    return [{ id: own.id, name: 'OneDrive' }];
+  }
   const drives: DriveRef[] = [];
   for await (const users of graph.pages('/users', userSchema, { $select: 'id,displayName', $top: 999 })) {
     for (const user of users) {
@@ -30,22 +71,34 @@ async function listDrives(graph: Graph): Promise<DriveRef[]> {
   return drives;
 }
 
-export const onedriveConnector = defineConnector({
-  shortname: SHORTNAME,
-  installPayload: { org: 'marketplace' },
-  credentialsSchema: tenantCredentialsSchema,
-  configSchema: tenantConfigSchema,
-  credentialFields: [],
-  credentialName: CREDENTIAL_NAMES.credentials,
-  limits: { concurrency: 4 },
+/** Builds the connector; tests point the OAuth endpoints at a fake identity platform. */
+export function createOneDriveConnector(options: { loginUrl?: string } = {}) {
+  return defineConnector({
+    shortname: SHORTNAME,
+    installPayload: { org: 'marketplace', individual: 'oauth' },
+    credentialsSchema: onedriveCredentialsSchema,
+    configSchema: tenantConfigSchema,
+    credentialFields: [],
+    credentialName: CREDENTIAL_NAMES.credentials,
+    limits: { concurrency: 4 },
+    oauth: microsoftOAuth(ONEDRIVE_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 
-  async validate(ctx) {
-    // Reading the directory is what the sync starts with; it proves the consent covers it.
-    await new Graph(ctx, SHORTNAME).json('/users', z.object({ value: z.array(userSchema) }), {
-      query: { $select: 'id,displayName', $top: 1 },
-    });
-    return { workspaceName: ctx.credentials.email.split('@')[1], email: ctx.credentials.email };
-  },
+    async validate(ctx) {
+      const graph = graphOf(ctx);
+      if (!isOrg(ctx)) {
+        // The member's own drive is what the sync reads; reaching it proves Files.Read.All was granted.
+        await listDrives(graph, ctx);
+        return {};
+      }
+      // Reading the directory is what the sync starts with; it proves the consent covers it.
+      await graph.json('/users', z.object({ value: z.array(userSchema) }), {
+        query: { $select: 'id,displayName', $top: 1 },
+      });
+      return { workspaceName: ctx.credentials.email.split('@')[1], email: ctx.credentials.email };
+    },
 
-  ...driveSync(SHORTNAME, listDrives),
-});
+    ...driveSync(graphOf, listDrives),
+  });
+}
+
+export const onedriveConnector = createOneDriveConnector();

@@ -13,15 +13,19 @@ import {
   userPrincipal,
   type DocumentAcl,
   type GroupMembership,
+  type ConnectorContext,
   type Principal,
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
-import { DIRECTORY_PAGE, Graph, type TenantContext as GraphContext } from '../microsoft/app-only';
+import { DIRECTORY_PAGE, Graph } from '../microsoft/app-only';
 import { odataPageSchema } from '../microsoft/graph';
 
 /** Change-free delta pages folded into one batch at most. */
 const QUIET_PAGES = 50;
+
+/** What the drive sync reads of a context, whichever kind of connection it is. */
+type GraphContext = ConnectorContext<unknown, unknown>;
 
 // ── Graph's documented shapes, as much of them as the connectors read ─────────────────────────────────────
 
@@ -379,28 +383,31 @@ async function driveAcls(graph: Graph, externalIds: readonly string[]): Promise<
  * The two halves every drive app shares: incrementalSync restarts from scratch on a cursor it cannot read, and
  * otherwise re-lists the drives (new ones start from the beginning; gone ones are pruned).
  */
-export function driveSync(shortname: AppShortname, listDrives: (graph: Graph) => Promise<DriveRef[]>) {
+export function driveSync<Context extends GraphContext>(
+  graphOf: (ctx: Context) => Graph,
+  listDrives: (graph: Graph, ctx: Context) => Promise<DriveRef[]>,
+) {
   return {
-    async *fullSync(ctx: GraphContext) {
-      const graph = new Graph(ctx, shortname);
-      yield* syncDrives(ctx, graph, await listDrives(graph), null);
+    async *fullSync(ctx: Context) {
+      const graph = graphOf(ctx);
+      yield* syncDrives(ctx, graph, await listDrives(graph, ctx), null);
     },
-    async *incrementalSync(ctx: GraphContext, saved: unknown) {
-      const graph = new Graph(ctx, shortname);
+    async *incrementalSync(ctx: Context, saved: unknown) {
+      const graph = graphOf(ctx);
       const cursor = driveCursorSchema.safeParse(saved);
       if (!cursor.success)
-        ctx.logger.warn({ connector: shortname }, 'unreadable cursor, running a full sync');
-      yield* syncDrives(ctx, graph, await listDrives(graph), cursor.success ? cursor.data : null);
+        ctx.logger.warn({ connector: graph.shortname }, 'unreadable cursor, running a full sync');
+      yield* syncDrives(ctx, graph, await listDrives(graph, ctx), cursor.success ? cursor.data : null);
     },
-    async *listIds(ctx: GraphContext) {
-      const graph = new Graph(ctx, shortname);
-      yield* driveIds(graph, await listDrives(graph));
+    async *listIds(ctx: Context) {
+      const graph = graphOf(ctx);
+      yield* driveIds(graph, await listDrives(graph, ctx));
     },
-    permissions(ctx: GraphContext) {
-      return groupMemberships(new Graph(ctx, shortname));
+    permissions(ctx: Context) {
+      return groupMemberships(graphOf(ctx));
     },
-    documentAcls(ctx: GraphContext, externalIds: readonly string[]) {
-      return driveAcls(new Graph(ctx, shortname), externalIds);
+    documentAcls(ctx: Context, externalIds: readonly string[]) {
+      return driveAcls(graphOf(ctx), externalIds);
     },
   };
 }

@@ -3,7 +3,12 @@
 import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import { defineConnector } from '../sdk';
-import { Graph, tenantConfigSchema, tenantCredentialsSchema } from '../microsoft/app-only';
+import {
+  Graph,
+  tenantConfigSchema,
+  tenantCredentialsSchema,
+  type TenantContext,
+} from '../microsoft/app-only';
 import { driveSync, type DriveRef } from './graph';
 
 const SHORTNAME = 'sharepoint';
@@ -48,11 +53,11 @@ export const sharepointConnector = defineConnector({
   limits: { concurrency: 4 },
 
   async validate(ctx) {
-    const root = await new Graph(ctx, SHORTNAME).json('/sites/root', siteSchema, {
+    const root = await Graph.appOnly(ctx, SHORTNAME).json('/sites/root', siteSchema, {
       query: { $select: 'id,displayName,name' },
     });
     return { workspaceName: root.displayName || root.name || undefined, email: ctx.credentials.email };
   },
 
-  ...driveSync(SHORTNAME, listDrives),
+  ...driveSync((ctx: TenantContext) => Graph.appOnly(ctx, SHORTNAME), listDrives),
 });

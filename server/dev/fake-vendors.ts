@@ -439,7 +439,13 @@ async function microsoftTenant(): Promise<DevApp[]> {
     client,
     close: () => fake.close(),
   });
-  return [app('sharepoint'), { ...app('onedrive'), close: () => Promise.resolve() }];
+  // A member connecting their own OneDrive signs in as the demo member whose OneDrive the tenant holds.
+  const authorization = await startFakeAuthorizationServer({
+    vendor: 'Microsoft',
+    client,
+    issue: () => ({ token_type: 'Bearer', expires_in: 3600, access_token: fake.memberToken(member.local) }),
+  });
+  return [app('sharepoint'), { ...app('onedrive'), authorization, close: () => authorization.close() }];
 }
 
 /** The connector of `app.shortname`, reaching the fake whatever a connection stored. */

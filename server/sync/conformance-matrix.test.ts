@@ -76,7 +76,7 @@ const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   outlook: ['crash test'],
   msteams: ['crash test'],
   sharepoint: ['individual payload', 'crash test'],
-  onedrive: ['individual payload', 'crash test'],
+  onedrive: ['crash test'],
 };
 
 const read = (path: string): string | null => {
