@@ -18,7 +18,8 @@ import {
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
-import { DIRECTORY_PAGE, Graph } from '../microsoft/app-only';
+import type { Graph } from '../microsoft/app-only';
+import { DIRECTORY_PAGE } from '../microsoft/app-only';
 import { odataPageSchema } from '../microsoft/graph';
 
 /** Change-free delta pages folded into one batch at most. */
