@@ -3,23 +3,18 @@
 // say (the owner, people and groups it is shared with, sharing links), computed by the same code. The Graph side is
 // SharePoint's (OneDrive is a SharePoint drive per user), so it comes from there.
 import { z } from 'zod';
-import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
-import { FatalSourceError, NotFoundError, defineConnector, type ConnectorContext } from '../sdk';
+import { CREDENTIAL_NAMES } from '../../common/strings';
+import { NotFoundError, defineConnector } from '../sdk';
+import { tenantConfigSchema, type Graph } from '../microsoft/app-only';
+import { MICROSOFT_LOGIN_URL, microsoftOAuth } from '../microsoft/graph';
 import {
-  Graph,
-  tenantConfigSchema,
-  tenantCredentialsSchema,
-  type TenantConfig,
-  type TenantContext,
-} from '../microsoft/app-only';
-import {
-  MICROSOFT_LOGIN_URL,
-  graphClient,
-  graphCredentialsSchema,
-  microsoftOAuth,
-  type GraphCredentials,
-} from '../microsoft/graph';
-import { driveSync, type DriveRef } from '../sharepoint/graph';
+  driveCredentialsSchema,
+  driveGraph,
+  driveSync,
+  isOrgDrive,
+  type DriveContext,
+  type DriveRef,
+} from '../sharepoint/graph';
 
 const SHORTNAME = 'onedrive';
 
@@ -32,26 +27,12 @@ export const ONEDRIVE_SCOPES = ['Files.Read.All', 'User.ReadBasic.All', 'GroupMe
 const userSchema = z.object({ id: z.string(), displayName: z.string().nullish() });
 const driveSchema = z.object({ id: z.string() });
 
-/** A member's OAuth tokens (individual connection), or the tenant's admin consent (org connection). */
-const onedriveCredentialsSchema = z.union([graphCredentialsSchema, tenantCredentialsSchema]);
-type OneDriveContext = ConnectorContext<z.output<typeof onedriveCredentialsSchema>, TenantConfig>;
-
-const isOrg = (ctx: OneDriveContext): ctx is TenantContext => 'marketplace' in ctx.credentials;
-const isMember = (ctx: OneDriveContext): ctx is ConnectorContext<GraphCredentials, TenantConfig> =>
-  !('marketplace' in ctx.credentials);
-
-function graphOf(ctx: OneDriveContext): Graph {
-  if (isMember(ctx)) return new Graph(ctx, SHORTNAME, graphClient(ctx, microsoft.ADMIN_CONSENT_REQUIRED));
-  if (isOrg(ctx)) return Graph.appOnly(ctx, SHORTNAME);
-  throw new FatalSourceError('onedrive: credentials of neither a member nor a tenant');
-}
-
 /**
  * Each user's OneDrive (a user without one, unlicensed or never signed in, answers 404 and is skipped), or the
  * member's own.
  */
-async function listDrives(graph: Graph, ctx: OneDriveContext): Promise<DriveRef[]> {
-  if (!isOrg(ctx)) {
+async function listDrives(graph: Graph, ctx: DriveContext): Promise<DriveRef[]> {
+  if (!isOrgDrive(ctx)) {
     const own = await graph.json('/me/drive', driveSchema, { query: { $select: 'id' } });
     return [{ id: own.id, name: 'OneDrive' }];
   }
@@ -76,7 +57,7 @@ export function createOneDriveConnector(options: { loginUrl?: string } = {}) {
   return defineConnector({
     shortname: SHORTNAME,
     installPayload: { org: 'marketplace', individual: 'oauth' },
-    credentialsSchema: onedriveCredentialsSchema,
+    credentialsSchema: driveCredentialsSchema,
     configSchema: tenantConfigSchema,
     credentialFields: [],
     credentialName: CREDENTIAL_NAMES.credentials,
@@ -84,8 +65,8 @@ export function createOneDriveConnector(options: { loginUrl?: string } = {}) {
     oauth: microsoftOAuth(ONEDRIVE_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 
     async validate(ctx) {
-      const graph = graphOf(ctx);
-      if (!isOrg(ctx)) {
+      const graph = driveGraph(SHORTNAME)(ctx);
+      if (!isOrgDrive(ctx)) {
         // The member's own drive is what the sync reads; reaching it proves Files.Read.All was granted.
         await listDrives(graph, ctx);
         return {};
@@ -97,7 +78,7 @@ export function createOneDriveConnector(options: { loginUrl?: string } = {}) {
       return { workspaceName: ctx.credentials.email.split('@')[1], email: ctx.credentials.email };
     },
 
-    ...driveSync(graphOf, listDrives),
+    ...driveSync(driveGraph(SHORTNAME), listDrives),
   });
 }
 

@@ -1,8 +1,10 @@
-// Microsoft Graph for the apps that index drives: SharePoint document libraries and OneDrive. Both read the tenant
-// with an app-only token (connectors/microsoft/app-only.ts). Content comes from delta queries per drive (the
-// deltaLink is the cursor), readers from each item's permissions, and group members from Entra ID.
+// Microsoft Graph for the apps that index drives: SharePoint document libraries and OneDrive. An org connection
+// reads the tenant with an app-only token (connectors/microsoft/app-only.ts), an individual one what the member may
+// read with their delegated token; both the same way. Content comes from delta queries per drive (the deltaLink is
+// the cursor), readers from each item's permissions, and group members from Entra ID.
 import { z } from 'zod';
 import type { AppShortname } from '../../common/catalogue';
+import { microsoft } from '../../common/strings';
 import {
   FatalSourceError,
   HttpStatusError,
@@ -18,15 +20,43 @@ import {
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
-import type { Graph } from '../microsoft/app-only';
-import { DIRECTORY_PAGE } from '../microsoft/app-only';
-import { odataPageSchema } from '../microsoft/graph';
+import {
+  DIRECTORY_PAGE,
+  Graph,
+  tenantCredentialsSchema,
+  type TenantConfig,
+  type TenantContext,
+} from '../microsoft/app-only';
+import {
+  graphClient,
+  graphCredentialsSchema,
+  odataPageSchema,
+  type GraphCredentials,
+} from '../microsoft/graph';
 
 /** Change-free delta pages folded into one batch at most. */
 const QUIET_PAGES = 50;
 
 /** What the drive sync reads of a context, whichever kind of connection it is. */
 type GraphContext = ConnectorContext<unknown, unknown>;
+
+/** A member's OAuth tokens (individual connection), or the tenant's admin consent (org connection). */
+export const driveCredentialsSchema = z.union([graphCredentialsSchema, tenantCredentialsSchema]);
+export type DriveContext = ConnectorContext<z.output<typeof driveCredentialsSchema>, TenantConfig>;
+
+export const isOrgDrive = (ctx: DriveContext): ctx is TenantContext => 'marketplace' in ctx.credentials;
+const isMemberDrive = (ctx: DriveContext): ctx is ConnectorContext<GraphCredentials, TenantConfig> =>
+  !('marketplace' in ctx.credentials);
+
+/** Graph for `shortname` with the connection's token: the app-only one of the tenant, or the member's own. */
+export function driveGraph(shortname: AppShortname) {
+  return (ctx: DriveContext): Graph => {
+    if (isMemberDrive(ctx))
+      return new Graph(ctx, shortname, graphClient(ctx, microsoft.ADMIN_CONSENT_REQUIRED));
+    if (isOrgDrive(ctx)) return Graph.appOnly(ctx, shortname);
+    throw new FatalSourceError(`${shortname}: credentials of neither a member nor a tenant`);
+  };
+}
 
 // ── Graph's documented shapes, as much of them as the connectors read ─────────────────────────────────────
 

@@ -439,13 +439,22 @@ async function microsoftTenant(): Promise<DevApp[]> {
     client,
     close: () => fake.close(),
   });
-  // A member connecting their own OneDrive signs in as the demo member whose OneDrive the tenant holds.
+  // A member connecting SharePoint or OneDrive for themselves signs in as the demo member.
   const authorization = await startFakeAuthorizationServer({
     vendor: 'Microsoft',
     client,
     issue: () => ({ token_type: 'Bearer', expires_in: 3600, access_token: fake.memberToken(member.local) }),
   });
-  return [app('sharepoint'), { ...app('onedrive'), authorization, close: () => authorization.close() }];
+  return [
+    {
+      ...app('sharepoint'),
+      authorization,
+      close: async () => {
+        await Promise.all([fake.close(), authorization.close()]);
+      },
+    },
+    { ...app('onedrive'), authorization, close: () => Promise.resolve() },
+  ];
 }
 
 /** The connector of `app.shortname`, reaching the fake whatever a connection stored. */

@@ -75,7 +75,7 @@ const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
   gcal: ['crash test'],
   outlook: ['crash test'],
   msteams: ['crash test'],
-  sharepoint: ['individual payload', 'crash test'],
+  sharepoint: ['crash test'],
   onedrive: ['crash test'],
 };
 
