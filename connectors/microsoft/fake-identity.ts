@@ -13,6 +13,10 @@ export interface FakeIdentity {
   expireAccessToken(): void;
   /** The token endpoint refuses the refresh token from now on (consent revoked). */
   revokeRefreshToken(): void;
+  /** Whether a Graph request carries an app-only token of the tenant's admin consent, still valid. */
+  appAuthorized(request: FakeRequest): boolean;
+  /** The app-only tokens issued so far stop working; the client-credentials grant issues new ones. */
+  expireAppTokens(): void;
 }
 
 /** Graph's error body. */
@@ -20,8 +24,13 @@ export function graphError(status: number, code: string, message: string): FakeR
   return { status, json: { error: { code, message } } };
 }
 
-export function fakeIdentityPlatform(server: FakeServer, prefix: string): FakeIdentity {
+/** The tenant whose admin consent the fake's client-credentials grant honours. */
+export const FAKE_TENANT = 'contoso.com';
+
+export function fakeIdentityPlatform(server: FakeServer, prefix: string, tenant = FAKE_TENANT): FakeIdentity {
   let issued = 0;
+  let appIssued = 0;
+  const appTokens = new Set<string>();
   let accessToken = `${prefix}-access-0`;
   let refreshToken = `${prefix}-refresh-0`;
   let revoked = false;
@@ -50,6 +59,28 @@ export function fakeIdentityPlatform(server: FakeServer, prefix: string): FakeId
       },
     };
   });
+  // After the delegated route, which matches `organizations` first: any other authority is a tenant's.
+  server.route('POST', '/:tenant/oauth2/v2.0/token', ({ body, params }) => {
+    const form = new URLSearchParams(body);
+    if (params.tenant !== tenant)
+      return {
+        status: 400,
+        json: { error: 'invalid_request', error_description: 'AADSTS90002: Tenant not found.' },
+      };
+    if (
+      form.get('grant_type') !== 'client_credentials' ||
+      form.get('client_id') !== FAKE_CLIENT.id ||
+      form.get('client_secret') !== FAKE_CLIENT.secret ||
+      form.get('scope') !== 'https://graph.microsoft.com/.default'
+    )
+      return {
+        status: 401,
+        json: { error: 'invalid_client', error_description: 'AADSTS7000215: Invalid client.' },
+      };
+    const token = `${prefix}-app-${++appIssued}`;
+    appTokens.add(token);
+    return { json: { token_type: 'Bearer', expires_in: 3599, access_token: token } };
+  });
   return {
     get accessToken() {
       return accessToken;
@@ -63,6 +94,11 @@ export function fakeIdentityPlatform(server: FakeServer, prefix: string): FakeId
     },
     revokeRefreshToken() {
       revoked = true;
+    },
+    appAuthorized: (request) =>
+      appTokens.has(/^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? ''),
+    expireAppTokens() {
+      appTokens.clear();
     },
   };
 }

@@ -1,7 +1,6 @@
 // What every Microsoft Graph connector of ours shares: Graph's and the identity platform's addresses, Graph's OData
 // page shape, and for the apps a member connects (Outlook, Teams) the delegated OAuth flow, its token response kept
-// as credentials and how Graph answers a refusal. SharePoint and OneDrive read with app-only tokens instead
-// (connectors/sharepoint/graph.ts). Calls go through the SDK's HTTP client (the connection's limiter, Retry-After on
+// as credentials and how Graph answers a refusal. Org connections read with app-only tokens instead (./app-only.ts). Calls go through the SDK's HTTP client (the connection's limiter, Retry-After on
 // Graph's 429 and 503 throttling, typed errors) rather than @microsoft/microsoft-graph-client, whose own retry and
 // auth middleware would be a second way of doing both.
 import { z } from 'zod';

@@ -132,9 +132,12 @@ export interface TeamsFake {
   close(): Promise<void>;
 }
 
-export async function startTeamsFake(options: { pageSize?: number } = {}): Promise<TeamsFake> {
+/** `tenant`: whose admin consent the client-credentials grant honours (the org admin's domain). */
+export async function startTeamsFake(
+  options: { pageSize?: number; tenant?: string } = {},
+): Promise<TeamsFake> {
   const server = await startFakeServer();
-  const identity = fakeIdentityPlatform(server, 'teams');
+  const identity = fakeIdentityPlatform(server, 'teams', options.tenant);
   const teams = new Map<string, { team: Team; members: string[] }>([
     [
       TEAMS.eng,
@@ -198,12 +201,28 @@ export async function startTeamsFake(options: { pageSize?: number } = {}): Promi
     ],
   ]);
 
+  const unauthorized = () =>
+    graphError(401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.');
+  // A member's delegated token reaches /me and what it may read; the tenant's app-only token (an org connection)
+  // everything but /me, which Graph answers only for a signed-in user.
   const route = (path: string, handler: (request: FakeRequest) => FakeResponse) =>
     server.route('GET', path, (request) =>
-      identity.authorized(request)
+      identity.authorized(request) || (!path.startsWith('/v1.0/me') && identity.appAuthorized(request))
         ? handler(request)
-        : graphError(401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.'),
+        : unauthorized(),
     );
+  const appRoute = (path: string, handler: (request: FakeRequest) => FakeResponse) =>
+    server.route('GET', path, (request) =>
+      identity.appAuthorized(request) ? handler(request) : unauthorized(),
+    );
+  const users = (): User[] =>
+    Object.values(PEOPLE).map((email) => ({
+      id: `id-${email}`,
+      displayName: email.split('@')[0],
+      mail: email,
+      userPrincipalName: email,
+      accountEnabled: true,
+    }));
   const notFound = () => graphError(404, 'NotFound', 'Resource not found.');
 
   /** Pages of `items` by `$top` (capped at the fake's page size), continued by an opaque skip token. */
@@ -242,10 +261,12 @@ export async function startTeamsFake(options: { pageSize?: number } = {}): Promi
   );
   route('/v1.0/teams/:team/channels', (request) => {
     if (!teams.has(request.params.team ?? '')) return notFound();
-    // A private or shared channel is listed only to its members, as Graph lists them to a delegated caller.
+    // A private or shared channel is listed only to its members, as Graph lists them to a delegated caller; an
+    // app-only caller sees every channel.
+    const app = identity.appAuthorized(request);
     const visible = channels
       .filter((entry) => entry.teamId === request.params.team)
-      .filter((entry) => entry.membershipType === 'standard' || entry.members.includes(ME.email))
+      .filter((entry) => app || entry.membershipType === 'standard' || entry.members.includes(ME.email))
       .map(({ teamId: _team, members: _members, ...answer }): Channel => answer);
     return paged(request, visible, 10);
   });
@@ -278,6 +299,25 @@ export async function startTeamsFake(options: { pageSize?: number } = {}): Promi
       10,
     ),
   );
+  appRoute('/v1.0/teams', (request) =>
+    paged(
+      request,
+      [...teams.values()].map((entry) => entry.team),
+      10,
+    ),
+  );
+  appRoute('/v1.0/users', (request) => paged(request, users(), 2));
+  appRoute('/v1.0/users/:user/chats', (request) => {
+    const user = users().find((entry) => entry.id === request.params.user);
+    if (!user) return notFound();
+    return paged(
+      request,
+      [...chats.values()]
+        .filter((entry) => entry.members.includes(user.mail ?? ''))
+        .map((entry) => entry.chat),
+      10,
+    );
+  });
   route('/v1.0/chats/:chat/members', (request) => {
     const found = chats.get(request.params.chat ?? '');
     return found ? paged(request, found.members.map(member), 2) : notFound();

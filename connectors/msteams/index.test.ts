@@ -1,7 +1,8 @@
 // The Teams connector against a fake Graph on 127.0.0.1: the conformance kit, then threads as documents, who reads
 // each kind of channel, renames, deletes and membership snapshots.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createConnectorContext, type SyncBatch } from '../sdk';
+import { FAKE_CLIENT } from '../microsoft/fake-identity';
 import { collect, runConnectorConformance } from '../sdk/testing';
 import {
   CHANNELS,
@@ -170,5 +171,77 @@ describe('teams connector', () => {
     const shares = batches.map((batch) => batch.progress?.share ?? 0);
     expect(shares).toEqual([...shares].sort((a, b) => a - b));
     expect(shares.at(-1)).toBe(1);
+  });
+});
+
+describe('teams org connection', () => {
+  const orgCredentials = { email: 'admin@contoso.com', marketplace: true };
+  beforeEach(() => {
+    vi.stubEnv('SCOUT_OAUTH_MSTEAMS_CLIENT_ID', FAKE_CLIENT.id);
+    vi.stubEnv('SCOUT_OAUTH_MSTEAMS_CLIENT_SECRET', FAKE_CLIENT.secret);
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+  const orgContext = () =>
+    createConnectorContext(teamsConnector, {
+      credentials: orgCredentials,
+      config: { baseUrl: fake.graphUrl, loginUrl: fake.server.url },
+      random: () => 0,
+    });
+
+  it('passes the conformance kit', async () => {
+    const report = await runConnectorConformance(teamsConnector, {
+      fakeServer: fake.server,
+      credentials: orgCredentials,
+      config: { baseUrl: fake.graphUrl, loginUrl: fake.server.url },
+      changeSource: () => {
+        fake.post(CHANNELS.salesGeneral, post('4010', 0, 'Quarter closed'));
+        fake.chatPost(CHATS.grace, post('5003', 0, 'Band approved', 'Grace Hopper'));
+        fake.remove(CHANNELS.engGeneral, '1003');
+        return {
+          changed: [id(TEAMS.sales, CHANNELS.salesGeneral, '4010'), `chat/${CHATS.grace}`],
+          deleted: [id(TEAMS.eng, CHANNELS.engGeneral, '1003')],
+        };
+      },
+    });
+    expect(report).toMatchObject({
+      fullSync: { documents: SEEDED_THREADS.length + SEEDED_CHATS.length },
+      resumedMidSync: true,
+      incremental: { documents: 2, deleted: 1 },
+      groups: 4,
+    });
+  });
+
+  it('reads every team, private channel and chat of the tenant with an app-only token, with the same readers', async () => {
+    // Neither the admin nor Ada is in these any more: only a tenant-wide reader still finds them.
+    fake.setChannelMembers(CHANNELS.incidents, [PEOPLE.grace]);
+    fake.setChatMembers(CHATS.grace, [PEOPLE.grace, PEOPLE.linus]);
+    const documents = documentsOf(await collect(teamsConnector.fullSync(orgContext())));
+    expect(documents.map((document) => document.externalId).sort()).toEqual(
+      [...SEEDED_THREADS, ...SEEDED_CHATS].sort(),
+    );
+    const acl = Object.fromEntries(documents.map((document) => [document.externalId, document.acl]));
+    expect(acl[id(TEAMS.eng, CHANNELS.incidents, '2001')]).toEqual([
+      `group:msteams:channel:${CHANNELS.incidents}`,
+    ]);
+    expect(acl[`chat/${CHATS.grace}`]).toEqual([`user:${PEOPLE.grace}`, `user:${PEOPLE.linus}`]);
+    const groups = Object.fromEntries(
+      (await collect(teamsConnector.permissions!(orgContext())))
+        .flat()
+        .map((group) => [group.group, group.members]),
+    );
+    expect(groups[`group:msteams:channel:${CHANNELS.incidents}`]).toEqual([`user:${PEOPLE.grace}`]);
+    // Each chat once, though several users list it.
+    const chatIds = documents.filter((document) => document.externalId.startsWith('chat/'));
+    expect(new Set(chatIds.map((document) => document.externalId)).size).toBe(chatIds.length);
+    expect(fake.server.requests.some((request) => request.path.startsWith('/v1.0/me'))).toBe(false);
+  });
+
+  it('names the admin and tenant at validate', async () => {
+    await expect(teamsConnector.validate(orgContext())).resolves.toEqual({
+      email: 'admin@contoso.com',
+      workspaceName: 'contoso.com',
+    });
   });
 });

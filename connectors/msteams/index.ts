@@ -9,12 +9,17 @@
 // lastModifiedDateTime filter, applied here because the delegated listing takes no $filter. A renamed channel
 // delivers all its threads again, since each names its channel. Deleted roots come back with deletedDateTime set.
 //
+// Connected org-wide on the tenant's admin consent, an app-only token reads every team (GET /teams) and all their
+// channels, private and shared ones included, with the same readers, and the chats of every enabled user of the
+// tenant (GET /users/{id}/chats, which Graph serves to Chat.Read.All as an application permission), each once.
+//
 // Each chat the account is in is one document (its messages of the window, in order), read by its participants by
 // address; the permission sync re-reads them (documentAcls), so someone who leaves a chat stops finding it. A chat
 // is re-read when its newest change (Graph lists chat messages by lastModifiedDateTime) is newer than its last read.
 import { z } from 'zod';
 import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
 import {
+  FatalSourceError,
   NotFoundError,
   defineConnector,
   groupPrincipal,
@@ -25,20 +30,28 @@ import {
   type GroupPrincipal,
   type HttpClient,
   type SourceDocument,
+  type ConnectorContext,
   type SyncBatch,
 } from '../sdk';
+import {
+  appOnlyClient,
+  tenantConfigSchema,
+  tenantCredentialsSchema,
+  tenantUsers,
+  type TenantConfig,
+  type TenantContext,
+} from '../microsoft/app-only';
 import { htmlToDocument } from '../sdk/html';
 import {
   MICROSOFT_LOGIN_URL,
   accountEmail,
   graphClient,
-  graphConfigSchema,
   graphCredentialsSchema,
   graphUserSchema,
   microsoftOAuth,
   odataPageSchema,
   timestamp,
-  type GraphContext,
+  type GraphCredentials,
 } from '../microsoft/graph';
 
 /** Delegated read access to the account's teams, their channels, messages and members (admin consent). */
@@ -114,8 +127,28 @@ interface TeamChannel {
   readonly channel: Channel;
 }
 
-function api(ctx: GraphContext): HttpClient {
-  return graphClient(ctx, microsoft.TEAMS_ACCESS_NEEDED);
+/** A member's OAuth tokens (individual connection), or the tenant's admin consent (org connection). */
+const teamsCredentialsSchema = z.union([graphCredentialsSchema, tenantCredentialsSchema]);
+type TeamsContext = ConnectorContext<z.output<typeof teamsCredentialsSchema>, TenantConfig>;
+
+const isOrg = (ctx: TeamsContext): ctx is TenantContext => 'marketplace' in ctx.credentials;
+const isMember = (ctx: TeamsContext): ctx is ConnectorContext<GraphCredentials, TenantConfig> =>
+  !('marketplace' in ctx.credentials);
+
+/** What a connection reads through, and where its teams and chats are listed. */
+interface Reach {
+  readonly client: HttpClient;
+  readonly org: boolean;
+}
+
+function api(ctx: TeamsContext): Reach {
+  if (isMember(ctx)) return { client: graphClient(ctx, microsoft.TEAMS_ACCESS_NEEDED), org: false };
+  if (isOrg(ctx))
+    return {
+      client: appOnlyClient(ctx, SHORTNAME, { credentialName: CREDENTIAL_NAMES.accessToken }),
+      org: true,
+    };
+  throw new FatalSourceError('msteams: credentials of neither a member nor a tenant');
 }
 
 async function* listAll<T extends z.ZodType>(
@@ -132,9 +165,10 @@ async function* listAll<T extends z.ZodType>(
   for await (const page of pages) yield* page.items;
 }
 
-async function teamChannels(client: HttpClient): Promise<TeamChannel[]> {
+/** The member's joined teams, or every team of the tenant for an org connection. */
+async function teamChannels({ client, org }: Reach): Promise<TeamChannel[]> {
   const found: TeamChannel[] = [];
-  for await (const team of listAll(client, '/me/joinedTeams', teamSchema)) {
+  for await (const team of listAll(client, org ? '/teams' : '/me/joinedTeams', teamSchema)) {
     for await (const channel of listAll(
       client,
       `/teams/${encodeURIComponent(team.id)}/channels`,
@@ -210,7 +244,7 @@ function toDocument(root: Root, where: TeamChannel): SourceDocument {
 
 /** One channel's threads from where its state stands, one batch per page of root messages. */
 async function* walkChannel(
-  ctx: GraphContext,
+  ctx: TeamsContext,
   client: HttpClient,
   where: TeamChannel,
   states: ChannelState[],
@@ -249,10 +283,11 @@ async function* walkChannel(
   }
 }
 
-async function* syncTeams(ctx: GraphContext, saved: TeamsCursor | null): AsyncGenerator<SyncBatch> {
-  const client = api(ctx);
-  const channels = await teamChannels(client);
-  const chats = await listChats(client);
+async function* syncTeams(ctx: TeamsContext, saved: TeamsCursor | null): AsyncGenerator<SyncBatch> {
+  const reach = api(ctx);
+  const { client } = reach;
+  const channels = await teamChannels(reach);
+  const chats = await listChats(reach);
   const previous = new Map(
     (saved?.channels ?? []).map((state) => [`${state.teamId}/${state.channelId}`, state]),
   );
@@ -300,10 +335,19 @@ async function* syncTeams(ctx: GraphContext, saved: TeamsCursor | null): AsyncGe
   }
 }
 
-async function listChats(client: HttpClient): Promise<Chat[]> {
-  const chats: Chat[] = [];
-  for await (const chat of listAll(client, '/me/chats', chatSchema)) chats.push(chat);
-  return chats;
+/** The member's chats, or (org connection) every enabled user's, each chat once however many of them are in it. */
+async function listChats({ client, org }: Reach): Promise<Chat[]> {
+  if (!org) {
+    const chats: Chat[] = [];
+    for await (const chat of listAll(client, '/me/chats', chatSchema)) chats.push(chat);
+    return chats;
+  }
+  const chats = new Map<string, Chat>();
+  for (const user of await tenantUsers(client)) {
+    for await (const chat of listAll(client, `/users/${encodeURIComponent(user.id)}/chats`, chatSchema))
+      if (!chats.has(chat.id)) chats.set(chat.id, chat);
+  }
+  return [...chats.values()];
 }
 
 /** A chat is read by its participants, whoever connected it. */
@@ -326,7 +370,7 @@ async function chatReaders(
  * the listing is newest change first, so its first message says whether the chat moved at all.
  */
 async function chatDocument(
-  ctx: GraphContext,
+  ctx: TeamsContext,
   client: HttpClient,
   chat: Chat,
   since: Date | null,
@@ -389,16 +433,23 @@ async function membersOf(client: HttpClient, path: string): Promise<GroupMembers
 export function createTeamsConnector(options: { loginUrl?: string } = {}) {
   return defineConnector({
     shortname: SHORTNAME,
-    installPayload: { individual: 'oauth' },
-    credentialsSchema: graphCredentialsSchema,
-    configSchema: graphConfigSchema,
+    installPayload: { org: 'marketplace', individual: 'oauth' },
+    credentialsSchema: teamsCredentialsSchema,
+    configSchema: tenantConfigSchema,
     credentialFields: [],
     credentialName: CREDENTIAL_NAMES.accessToken,
     limits: { concurrency: 4 },
     oauth: microsoftOAuth(TEAMS_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 
     async validate(ctx) {
-      const client = api(ctx);
+      const { client } = api(ctx);
+      if (isOrg(ctx)) {
+        // Listing the tenant's teams and users proves the consent covers Team.ReadBasic.All and User.Read.All.
+        await client.json('/teams', odataPageSchema(teamSchema), { query: { $top: 1 } });
+        await client.json('/users', odataPageSchema(graphUserSchema), { query: { $select: 'id', $top: 1 } });
+        const admin = ctx.credentials.email.toLowerCase();
+        return { email: admin, workspaceName: admin.split('@')[1] };
+      }
       const me = await client.json('/me', graphUserSchema, {
         query: { $select: 'id,displayName,mail,userPrincipalName' },
       });
@@ -422,8 +473,9 @@ export function createTeamsConnector(options: { loginUrl?: string } = {}) {
     },
 
     async *listIds(ctx) {
-      const client = api(ctx);
-      for (const { teamId, channel } of await teamChannels(client)) {
+      const reach = api(ctx);
+      const { client } = reach;
+      for (const { teamId, channel } of await teamChannels(reach)) {
         const pages = paginateByNextLink(client, {
           path: `/teams/${encodeURIComponent(teamId)}/channels/${encodeURIComponent(channel.id)}/messages`,
           schema: odataPageSchema(rootSchema),
@@ -436,13 +488,14 @@ export function createTeamsConnector(options: { loginUrl?: string } = {}) {
             .filter((root) => !root.deletedDateTime)
             .map((root) => externalIdOf(teamId, channel.id, root.id));
       }
-      yield (await listChats(client)).map((chat) => `${CHAT_PREFIX}${chat.id}`);
+      yield (await listChats(reach)).map((chat) => `${CHAT_PREFIX}${chat.id}`);
     },
 
     async *permissions(ctx) {
-      const client = api(ctx);
+      const reach = api(ctx);
+      const { client } = reach;
       const teams = new Set<string>();
-      for (const { teamId, channel } of await teamChannels(client)) {
+      for (const { teamId, channel } of await teamChannels(reach)) {
         if (!teams.has(teamId)) {
           teams.add(teamId);
           yield [
@@ -467,9 +520,10 @@ export function createTeamsConnector(options: { loginUrl?: string } = {}) {
     },
 
     async documentAcls(ctx, externalIds) {
-      const client = api(ctx);
+      const reach = api(ctx);
+      const { client } = reach;
       const channels = new Map(
-        (await teamChannels(client)).map((where) => [`${where.teamId}/${where.channel.id}`, where]),
+        (await teamChannels(reach)).map((where) => [`${where.teamId}/${where.channel.id}`, where]),
       );
       const answers: DocumentAcl[] = [];
       for (const externalId of externalIds.filter((candidate) => candidate.startsWith(CHAT_PREFIX))) {

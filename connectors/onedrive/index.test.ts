@@ -7,6 +7,7 @@ import {
   CLIENT_SECRET,
   linkGrant,
   startGraphTenantFake,
+  userGrant,
   type GraphTenantFake,
 } from '../sharepoint/fake';
 import { onedriveConnector } from './index';
@@ -67,5 +68,42 @@ describe('onedrive connector', () => {
     expect(docs.find((doc) => doc.externalId === 'b!grace:notes')?.body).toBe(
       'OneDrive / Grace / Notes documents.md',
     );
+  });
+});
+
+describe('onedrive individual connection', () => {
+  const memberContext = () =>
+    createConnectorContext(onedriveConnector, {
+      credentials: { access_token: tenant.memberToken('linus') },
+      config: tenant.config,
+    });
+
+  it('passes the conformance kit with a member’s delegated token', async () => {
+    const report = await runConnectorConformance(onedriveConnector, {
+      fakeServer: tenant.graph,
+      credentials: { access_token: tenant.memberToken('linus') },
+      config: tenant.config,
+      changeSource: () => {
+        tenant.upsert('b!linus', { id: 'plan', name: 'Plan documents.docx' });
+        tenant.rename('b!grace', 'notes', 'Notes v2 documents.md');
+        return { changed: ['b!linus:plan'], deleted: [] };
+      },
+    });
+    expect(report).toMatchObject({ fullSync: { documents: 1 }, incremental: { documents: 1 }, groups: 2 });
+  });
+
+  it('indexes the member’s own OneDrive only, each file with its readers computed as the org connection does', async () => {
+    const docs = (await collect(onedriveConnector.fullSync(memberContext()))).flatMap(
+      (batch) => batch.documents,
+    );
+    expect(docs.map((doc) => [doc.externalId, [...(doc.acl ?? [])].sort()])).toEqual([
+      ['b!linus:todo', ['user:grace@contoso.com', 'user:linus@contoso.com']],
+    ]);
+    expect(tenant.graph.requests.some((request) => request.path === '/v1.0/me/drive')).toBe(true);
+
+    tenant.setPermissions('b!linus', 'todo', [userGrant('todo', 'linus')]);
+    expect(await onedriveConnector.documentAcls!(memberContext(), ['b!linus:todo'])).toEqual([
+      { externalId: 'b!linus:todo', acl: ['user:linus@contoso.com'] },
+    ]);
   });
 });

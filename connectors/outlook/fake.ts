@@ -1,6 +1,7 @@
 // A fake Microsoft Graph mailbox on 127.0.0.1 for the Outlook connector's tests: /me, mail folders (well-known
 // names, child folders), per-folder message delta rounds with opaque skip and delta tokens, plain message
-// listings, single messages, and the identity platform's token endpoint for refreshes. Answers are typed with
+// listings, single messages, and the identity platform's token endpoint for refreshes. The same mailbox calls under
+// /users/{id} serve an org connection's app-only token, with the tenant's users (GET /users) and a mailbox each. Answers are typed with
 // @microsoft/microsoft-graph-types, so a shape Graph does not have does not compile. Edits, moves, deletes and an
 // access token that expires are scriptable; 429 and 503 storms come from the SDK's fake server (failNext).
 import type { MailFolder, Message, User } from '@microsoft/microsoft-graph-types';
@@ -111,12 +112,8 @@ export function seedMessages(): FakeMessage[] {
 /** The ids a full sync indexes from the seed. */
 export const SEEDED_INDEXED = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
 
-export interface OutlookFake {
-  readonly server: FakeServer;
-  /** Where the connector's baseUrl points. */
-  readonly graphUrl: string;
-  /** Its tokens, as the identity platform issues them. */
-  readonly identity: FakeIdentity;
+/** One mailbox's scripted changes; the fake's own methods are Ada's mailbox's. */
+export interface MailboxControls {
   /** Adds or replaces a message; every change is what the folder's next delta round reports. */
   put(message: FakeMessage): void;
   edit(id: string, patch: MessagePatch): void;
@@ -125,6 +122,22 @@ export interface OutlookFake {
   remove(id: string): void;
   /** A folder and its messages vanish without a delta entry, which no feed reports (pruning's case). */
   dropFolder(folderId: string): void;
+}
+
+export interface OutlookFake extends MailboxControls {
+  readonly server: FakeServer;
+  /** Where the connector's baseUrl points. */
+  readonly graphUrl: string;
+  /** Its tokens, as the identity platform issues them. */
+  readonly identity: FakeIdentity;
+  /**
+   * A user of the tenant (listed by GET /users, Ada first), with a mailbox of `messages` unless null (a user without
+   * an Exchange mailbox, which Graph answers 404). Replacing a user (disabling them) keeps their mailbox.
+   */
+  putUser(user: User & { id: string }, messages?: FakeMessage[] | null): void;
+  /** The user is deleted from the tenant, mailbox and all. */
+  removeUser(id: string): void;
+  mailbox(userId: string): MailboxControls;
   close(): Promise<void>;
 }
 
@@ -164,20 +177,93 @@ export interface OutlookFakeOptions {
   readonly pageSize?: number;
   /** false: bodies come back as HTML whatever the Prefer header asks, as some mailboxes answer. */
   readonly honourTextPreference?: boolean;
+  /** The tenant whose admin consent the client-credentials grant honours (the org admin's domain). */
+  readonly tenant?: string;
+}
+
+interface Mailbox {
+  readonly folders: (MailFolder & { id: string; parentFolderId: string | null })[];
+  readonly messages: Map<string, { message: FakeMessage; change: number }>;
+  readonly removals: { id: string; folderId: string; change: number }[];
+  changes: number;
+}
+
+function newMailbox(messages: readonly FakeMessage[]): Mailbox {
+  const box: Mailbox = { folders: seedFolders(), messages: new Map(), removals: [], changes: 0 };
+  for (const seeded of messages) box.messages.set(seeded.id, { message: seeded, change: 0 });
+  return box;
+}
+
+const notFound = () =>
+  graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+
+function controls(box: Mailbox): MailboxControls {
+  const change = (id: string, update: (stored: FakeMessage) => FakeMessage) => {
+    const stored = box.messages.get(id);
+    if (!stored) throw new Error(`no message ${id}`);
+    box.changes += 1;
+    box.messages.set(id, { message: update(stored.message), change: box.changes });
+  };
+  return {
+    put(next) {
+      box.changes += 1;
+      const previous = box.messages.get(next.id);
+      if (previous && previous.message.parentFolderId !== next.parentFolderId)
+        box.removals.push({ id: next.id, folderId: previous.message.parentFolderId, change: box.changes });
+      box.messages.set(next.id, { message: next, change: box.changes });
+    },
+    edit(id, patch) {
+      change(id, (stored) => ({ ...stored, ...patch, lastModifiedDateTime: new Date().toISOString() }));
+    },
+    move(id, folderId) {
+      const from = box.messages.get(id)?.message.parentFolderId;
+      change(id, (stored) => ({
+        ...stored,
+        parentFolderId: folderId,
+        lastModifiedDateTime: new Date().toISOString(),
+      }));
+      if (from) box.removals.push({ id, folderId: from, change: box.changes });
+    },
+    remove(id) {
+      const stored = box.messages.get(id);
+      if (!stored) throw new Error(`no message ${id}`);
+      box.changes += 1;
+      box.messages.delete(id);
+      box.removals.push({ id, folderId: stored.message.parentFolderId, change: box.changes });
+    },
+    dropFolder(folderId) {
+      box.folders.splice(
+        box.folders.findIndex((folder) => folder.id === folderId),
+        1,
+      );
+      for (const [id, stored] of box.messages)
+        if (stored.message.parentFolderId === folderId) box.messages.delete(id);
+    },
+  };
 }
 
 export async function startOutlookFake(options: OutlookFakeOptions = {}): Promise<OutlookFake> {
   const server = await startFakeServer();
-  const folders = seedFolders();
-  const messages = new Map<string, { message: FakeMessage; change: number }>();
-  const removals: { id: string; folderId: string; change: number }[] = [];
-  let changes = 0;
-  const identity = fakeIdentityPlatform(server, 'outlook');
-  for (const seeded of seedMessages()) messages.set(seeded.id, { message: seeded, change: 0 });
+  const identity = fakeIdentityPlatform(server, 'outlook', options.tenant);
+  const owner: User & { id: string } = {
+    id: OWNER.id,
+    displayName: OWNER.name,
+    mail: OWNER.email,
+    userPrincipalName: OWNER.email,
+    accountEnabled: true,
+  };
+  const users = new Map<string, User & { id: string }>([[OWNER.id, owner]]);
+  const mailboxes = new Map<string, Mailbox>([[OWNER.id, newMailbox(seedMessages())]]);
+  const ada = mailboxes.get(OWNER.id) as Mailbox;
 
-  const folderById = (idOrName: string) =>
-    folders.find((folder) => folder.id === idOrName) ??
-    folders.find((folder) => folder.id === FOLDERS[idOrName.toLowerCase() as keyof typeof FOLDERS]);
+  /** Graph takes a user's id or sign-in name in /users/{id|userPrincipalName}. */
+  const userBy = (idOrName: string) =>
+    users.get(idOrName) ??
+    [...users.values()].find((user) => user.userPrincipalName?.toLowerCase() === idOrName.toLowerCase());
+
+  const folderById = (box: Mailbox, idOrName: string) =>
+    box.folders.find((folder) => folder.id === idOrName) ??
+    box.folders.find((folder) => folder.id === FOLDERS[idOrName.toLowerCase() as keyof typeof FOLDERS]);
 
   /** Graph's own shape for a message as the request's Prefer header asks for it. */
   const present = (request: FakeRequest, stored: FakeMessage): Message => {
@@ -193,12 +279,35 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
     };
   };
 
-  const route = (method: string, path: string, handler: (request: FakeRequest) => FakeResponse) =>
-    server.route(method, path, (request) =>
-      identity.authorized(request)
-        ? handler(request)
-        : graphError(401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.'),
+  const unauthorized = () =>
+    graphError(401, 'InvalidAuthenticationToken', 'Access token has expired or is not yet valid.');
+
+  /**
+   * A mailbox call, at /me for the member's delegated token and at /users/{id} for the tenant's app-only token (Graph
+   * refuses /me without a signed-in user). A user without a mailbox answers as Graph does for one.
+   */
+  const mailboxRoute = (
+    method: string,
+    path: string,
+    handler: (request: FakeRequest, box: Mailbox) => FakeResponse,
+  ) => {
+    server.route(method, `/v1.0/me${path}`, (request) =>
+      identity.authorized(request) ? handler(request, ada) : unauthorized(),
     );
+    server.route(method, `/v1.0/users/:user${path}`, (request) => {
+      if (!identity.appAuthorized(request)) return unauthorized();
+      const user = userBy(request.params.user ?? '');
+      if (!user) return graphError(404, 'ResourceNotFound', 'Resource could not be discovered.');
+      const box = mailboxes.get(user.id);
+      if (!box)
+        return graphError(
+          404,
+          'MailboxNotEnabledForRESTAPI',
+          'REST API is not yet supported for this mailbox.',
+        );
+      return handler(request, box);
+    });
+  };
 
   const pageOf = <T>(request: FakeRequest, items: T[], token: Token, size: number): ODataPage<T> => {
     const end = token.offset + size;
@@ -211,7 +320,8 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
     return { value: items.slice(token.offset, end) };
   };
 
-  route('GET', '/v1.0/me', () => {
+  server.route('GET', '/v1.0/me', (request) => {
+    if (!identity.authorized(request)) return unauthorized();
     const me: User = {
       id: OWNER.id,
       displayName: OWNER.name,
@@ -221,14 +331,29 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
     return { json: me };
   });
 
-  const listFolders = (request: FakeRequest, parent: string | null): FakeResponse => {
-    const children = folders
+  server.route('GET', '/v1.0/users', (request) => {
+    if (!identity.appAuthorized(request)) return unauthorized();
+    const skip = Number(request.query.get('$skiptoken') ?? 0);
+    const size = pageSize(request, 10);
+    const all = [...users.values()];
+    const page: ODataPage<User> = { value: all.slice(skip, skip + size) };
+    if (skip + size < all.length) {
+      const next = new URL(`${request.origin}${request.path}`);
+      for (const [key, value] of request.query) if (key !== '$skiptoken') next.searchParams.set(key, value);
+      next.searchParams.set('$skiptoken', String(skip + size));
+      page['@odata.nextLink'] = next.href;
+    }
+    return { json: page };
+  });
+
+  const listFolders = (request: FakeRequest, box: Mailbox, parent: string | null): FakeResponse => {
+    const children = box.folders
       .filter((folder) => folder.parentFolderId === parent)
       .map((folder): MailFolder => ({
         id: folder.id,
         displayName: folder.displayName,
         parentFolderId: folder.parentFolderId,
-        childFolderCount: folders.filter((child) => child.parentFolderId === folder.id).length,
+        childFolderCount: box.folders.filter((child) => child.parentFolderId === folder.id).length,
       }));
     const skip = Number(request.query.get('$skiptoken') ?? 0);
     const size = pageSize(request, 10);
@@ -237,49 +362,46 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
       page['@odata.nextLink'] = `${request.origin}${request.path}?$skiptoken=${skip + size}`;
     return { json: page };
   };
-  route('GET', '/v1.0/me/mailFolders', (request) => listFolders(request, null));
-  route('GET', '/v1.0/me/mailFolders/:folder', (request) => {
-    const folder = folderById(request.params.folder ?? '');
-    if (!folder)
-      return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+  mailboxRoute('GET', '/mailFolders', (request, box) => listFolders(request, box, null));
+  mailboxRoute('GET', '/mailFolders/:folder', (request, box) => {
+    const folder = folderById(box, request.params.folder ?? '');
+    if (!folder) return notFound();
     const answer: MailFolder = { id: folder.id, displayName: folder.displayName };
     return { json: answer };
   });
-  route('GET', '/v1.0/me/mailFolders/:folder/childFolders', (request) => {
-    const folder = folderById(request.params.folder ?? '');
-    if (!folder)
-      return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
-    return listFolders(request, folder.id);
+  mailboxRoute('GET', '/mailFolders/:folder/childFolders', (request, box) => {
+    const folder = folderById(box, request.params.folder ?? '');
+    if (!folder) return notFound();
+    return listFolders(request, box, folder.id);
   });
 
-  const inFolder = (folderId: string, from: string | null) =>
-    [...messages.values()].filter(
+  const inFolder = (box: Mailbox, folderId: string, from: string | null) =>
+    [...box.messages.values()].filter(
       ({ message: stored }) =>
         stored.parentFolderId === folderId && (from === null || stored.receivedDateTime >= from),
     );
   const newestFirst = (a: { message: FakeMessage }, b: { message: FakeMessage }) =>
     b.message.receivedDateTime.localeCompare(a.message.receivedDateTime);
 
-  route('GET', '/v1.0/me/mailFolders/:folder/messages/delta', (request) => {
-    const folder = folderById(request.params.folder ?? '');
-    if (!folder)
-      return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+  mailboxRoute('GET', '/mailFolders/:folder/messages/delta', (request, box) => {
+    const folder = folderById(box, request.params.folder ?? '');
+    if (!folder) return notFound();
     const raw = request.query.get('$skiptoken') ?? request.query.get('$deltatoken');
     let token: Token;
     if (raw === null) {
       const from = filterFrom(request);
       if (from === undefined)
         return graphError(400, 'ErrorInvalidUrlQueryFilter', 'The query filter is invalid.');
-      token = { since: null, at: changes, offset: 0, from };
+      token = { since: null, at: box.changes, offset: 0, from };
     } else {
       const decoded = decodeToken(raw);
       if (decoded === null) return graphError(400, 'SyncStateInvalid', 'The sync state is invalid.');
       // A delta link starts the next round from where the last one ended.
       token = request.query.has('$deltatoken')
-        ? { ...decoded, since: decoded.at, at: changes, offset: 0 }
+        ? { ...decoded, since: decoded.at, at: box.changes, offset: 0 }
         : decoded;
     }
-    const current = inFolder(folder.id, token.from)
+    const current = inFolder(box, folder.id, token.from)
       .filter((entry) => token.since === null || entry.change > token.since)
       .sort(newestFirst);
     const listed = current.map((entry) => present(request, entry.message));
@@ -289,12 +411,12 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
         ? []
         : [
             ...new Set(
-              removals
+              box.removals
                 .filter((removal) => removal.folderId === folder.id && removal.change > (token.since ?? 0))
                 .map((removal) => removal.id),
             ),
           ]
-            .filter((id) => !here.has(id) && messages.get(id)?.message.parentFolderId !== folder.id)
+            .filter((id) => !here.has(id) && box.messages.get(id)?.message.parentFolderId !== folder.id)
             .map((id) => ({ id, '@removed': { reason: 'deleted' } }));
     const page = pageOf<Message | RemovedEntry>(
       request,
@@ -308,73 +430,45 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
     return { json: page };
   });
 
-  route('GET', '/v1.0/me/mailFolders/:folder/messages', (request) => {
-    const folder = folderById(request.params.folder ?? '');
-    if (!folder)
-      return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+  mailboxRoute('GET', '/mailFolders/:folder/messages', (request, box) => {
+    const folder = folderById(box, request.params.folder ?? '');
+    if (!folder) return notFound();
     const raw = request.query.get('$skiptoken');
     const token =
       raw === null
-        ? { since: null, at: changes, offset: 0, from: filterFrom(request) ?? null }
+        ? { since: null, at: box.changes, offset: 0, from: filterFrom(request) ?? null }
         : decodeToken(raw);
     if (token === null) return graphError(400, 'ErrorInvalidUrlQuery', 'The skip token is invalid.');
-    const ids = inFolder(folder.id, token.from)
+    const ids = inFolder(box, folder.id, token.from)
       .sort(newestFirst)
       .map((entry): Message => ({ id: entry.message.id }));
     return { json: pageOf(request, ids, token, pageSize(request, 10)) };
   });
 
-  route('GET', '/v1.0/me/messages/:id', (request) => {
-    const stored = messages.get(request.params.id ?? '');
-    if (!stored)
-      return graphError(404, 'ErrorItemNotFound', 'The specified object was not found in the store.');
+  mailboxRoute('GET', '/messages/:id', (request, box) => {
+    const stored = box.messages.get(request.params.id ?? '');
+    if (!stored) return notFound();
     return { json: present(request, stored.message) };
   });
-
-  const change = (id: string, update: (stored: FakeMessage) => FakeMessage) => {
-    const stored = messages.get(id);
-    if (!stored) throw new Error(`no message ${id}`);
-    changes += 1;
-    messages.set(id, { message: update(stored.message), change: changes });
-  };
 
   return {
     server,
     graphUrl: `${server.url}/v1.0`,
     identity,
-    put(next) {
-      changes += 1;
-      const previous = messages.get(next.id);
-      if (previous && previous.message.parentFolderId !== next.parentFolderId)
-        removals.push({ id: next.id, folderId: previous.message.parentFolderId, change: changes });
-      messages.set(next.id, { message: next, change: changes });
+    ...controls(ada),
+    putUser(user, messages = []) {
+      users.set(user.id, user);
+      if (messages === null) mailboxes.delete(user.id);
+      else if (!mailboxes.has(user.id)) mailboxes.set(user.id, newMailbox(messages));
     },
-    edit(id, patch) {
-      change(id, (stored) => ({ ...stored, ...patch, lastModifiedDateTime: new Date().toISOString() }));
+    removeUser(id) {
+      users.delete(id);
+      mailboxes.delete(id);
     },
-    move(id, folderId) {
-      const from = messages.get(id)?.message.parentFolderId;
-      change(id, (stored) => ({
-        ...stored,
-        parentFolderId: folderId,
-        lastModifiedDateTime: new Date().toISOString(),
-      }));
-      if (from) removals.push({ id, folderId: from, change: changes });
-    },
-    remove(id) {
-      const stored = messages.get(id);
-      if (!stored) throw new Error(`no message ${id}`);
-      changes += 1;
-      messages.delete(id);
-      removals.push({ id, folderId: stored.message.parentFolderId, change: changes });
-    },
-    dropFolder(folderId) {
-      folders.splice(
-        folders.findIndex((folder) => folder.id === folderId),
-        1,
-      );
-      for (const [id, stored] of messages)
-        if (stored.message.parentFolderId === folderId) messages.delete(id);
+    mailbox(userId) {
+      const box = mailboxes.get(userId);
+      if (!box) throw new Error(`no mailbox of ${userId}`);
+      return controls(box);
     },
     close: () => server.close(),
   };

@@ -1,6 +1,6 @@
 // The Outlook connector against a fake Graph mailbox on 127.0.0.1: the conformance kit, then what the kit cannot
 // know about mail: the owner-only ACL, folders left out, the three-year window, moves and Graph's throttling.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { microsoft } from '../../common/strings';
 import {
   InvalidCredentialsError,
@@ -9,6 +9,7 @@ import {
   createConnectorContext,
   type SyncBatch,
 } from '../sdk';
+import { FAKE_CLIENT } from '../microsoft/fake-identity';
 import { collect, runConnectorConformance } from '../sdk/testing';
 import { FOLDERS, OWNER, SEEDED_INDEXED, message, startOutlookFake, type OutlookFake } from './fake';
 import { outlookConnector } from './index';
@@ -173,5 +174,110 @@ describe('outlook connector', () => {
   it('starts over from a cursor it cannot read', async () => {
     const batches = await collect(outlookConnector.incrementalSync(context(), { from: 'another version' }));
     expect(ids(batches).sort()).toEqual([...SEEDED_INDEXED].sort());
+  });
+});
+
+describe('outlook org connection', () => {
+  const ADMIN = 'admin@contoso.com';
+  const grace = { id: 'u-grace', displayName: 'Grace Hopper', mail: 'grace@contoso.com' };
+  const orgCredentials = { email: ADMIN, marketplace: true };
+
+  beforeEach(() => {
+    vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_ID', FAKE_CLIENT.id);
+    vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_SECRET', FAKE_CLIENT.secret);
+    fake.putUser({ ...grace, userPrincipalName: grace.mail, accountEnabled: true }, [
+      message('m1', FOLDERS.inbox, 2, 'Compiler notes', {
+        toRecipients: [{ emailAddress: { address: grace.mail } }],
+      }),
+    ]);
+    fake.putUser(
+      { id: 'u-bob', mail: 'bob@contoso.com', userPrincipalName: 'bob@contoso.com', accountEnabled: false },
+      [message('b1', FOLDERS.inbox, 2, 'Bob’s offboarding')],
+    );
+    // A meeting room's account: in the directory, no Exchange Online mailbox.
+    fake.putUser({ id: 'u-room', mail: 'room@contoso.com', accountEnabled: true }, null);
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  const orgContext = () =>
+    createConnectorContext(outlookConnector, {
+      credentials: orgCredentials,
+      config: { baseUrl: fake.graphUrl, loginUrl: fake.server.url },
+      random: () => 0,
+    });
+  const SEEDED_ORG = [...SEEDED_INDEXED.map((id) => `${OWNER.id}/${id}`), 'u-grace/m1'];
+
+  it('passes the conformance kit', async () => {
+    const report = await runConnectorConformance(outlookConnector, {
+      fakeServer: fake.server,
+      credentials: orgCredentials,
+      config: { baseUrl: fake.graphUrl, loginUrl: fake.server.url },
+      changeSource: () => {
+        fake.edit('m1', { subject: 'Quarterly budget review (revised)' });
+        fake.mailbox('u-grace').put(message('m2', FOLDERS.inbox, 0, 'Compiler release'));
+        fake.remove('m4');
+        return { changed: [`${OWNER.id}/m1`, 'u-grace/m2'], deleted: [`${OWNER.id}/m4`] };
+      },
+    });
+    expect(report).toMatchObject({
+      fullSync: { documents: SEEDED_ORG.length },
+      resumedMidSync: true,
+      incremental: { documents: 2, deleted: 1 },
+    });
+  });
+
+  it('reads every enabled user’s mailbox with an app-only token, each message readable by its mailbox’s owner only', async () => {
+    const documents = (await collect(outlookConnector.fullSync(orgContext()))).flatMap(
+      (batch) => batch.documents,
+    );
+    expect(documents.map((document) => document.externalId).sort()).toEqual([...SEEDED_ORG].sort());
+    for (const document of documents) {
+      const owner = document.externalId.startsWith('u-grace/') ? grace.mail : OWNER.email;
+      expect(document.acl).toEqual([`user:${owner}`]);
+    }
+    expect(documents.find((document) => document.externalId === 'u-grace/m1')).toMatchObject({
+      title: 'Compiler notes',
+      parentExternalId: 'u-grace/conv-m1',
+    });
+    const mailboxCalls = fake.server.requests.filter((request) => request.path.includes('/mailFolders'));
+    expect(mailboxCalls.length).toBeGreaterThan(0);
+    for (const request of mailboxCalls) expect(request.path).toMatch(/^\/v1\.0\/users\//);
+  });
+
+  it('resumes each mailbox from its own cursor, and drops a user removed from the tenant', async () => {
+    const batches = await collect(outlookConnector.fullSync(orgContext()));
+    // Killed after a batch in the middle of Ada's mailbox: the rest comes from that batch's cursor, nothing twice.
+    const cut = 2;
+    const before = batches.slice(0, cut).flatMap((batch) => batch.documents.map((doc) => doc.externalId));
+    const rest = await collect(outlookConnector.incrementalSync(orgContext(), batches[cut - 1]!.cursor));
+    const after = rest.flatMap((batch) => batch.documents.map((doc) => doc.externalId));
+    expect([...before, ...after].sort()).toEqual([...SEEDED_ORG].sort());
+
+    fake.removeUser('u-grace');
+    fake.edit('m1', { subject: 'Quarterly budget review (final)' });
+    const later = await collect(outlookConnector.incrementalSync(orgContext(), rest.at(-1)!.cursor));
+    expect(ids(later)).toEqual([`${OWNER.id}/m1`]);
+    const cursor = later.at(-1)!.cursor as { users: Record<string, unknown> };
+    expect(Object.keys(cursor.users)).toEqual([OWNER.id]);
+    const listed = (await collect(outlookConnector.listIds(orgContext()))).flat();
+    expect(listed).not.toContain('u-grace/m1');
+    expect(listed).toContain(`${OWNER.id}/m1`);
+  });
+
+  it('renews an app-only token Graph stops accepting, and names the admin and tenant at validate', async () => {
+    const ctx = orgContext();
+    await expect(outlookConnector.validate(ctx)).resolves.toEqual({
+      email: ADMIN,
+      workspaceName: 'contoso.com',
+    });
+    fake.identity.expireAppTokens();
+    expect(ids(await collect(outlookConnector.fullSync(ctx)))).toHaveLength(SEEDED_ORG.length);
+  });
+
+  it('reports a tenant that has not consented (or a wrong client secret) as invalid credentials', async () => {
+    vi.stubEnv('SCOUT_OAUTH_OUTLOOK_CLIENT_SECRET', 'not-the-secret');
+    await expect(outlookConnector.validate(orgContext())).rejects.toBeInstanceOf(InvalidCredentialsError);
   });
 });

@@ -1,4 +1,6 @@
-// Outlook: the connecting member's own mail through Microsoft Graph, readable by that member only.
+// Outlook: the connecting member's own mail through Microsoft Graph, readable by that member only; or, connected
+// org-wide on the tenant's admin consent, every enabled user's mailbox with an app-only token, each message readable
+// by its mailbox's owner alone, exactly as that user's own connection would index it.
 //
 // One message is one document. Graph tracks changes per folder and per message (delta queries), so a message maps
 // onto exactly one feed entry: an edit, a move or a delete touches one document and nothing else. A conversation
@@ -14,9 +16,11 @@ import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
 import {
   FatalSourceError,
   NotFoundError,
+  cursorSchema as anyCursorSchema,
   defineConnector,
   paginateByNextLink,
   userPrincipal,
+  type ConnectorContext,
   type HttpClient,
   type SourceDocument,
   type SyncBatch,
@@ -24,16 +28,24 @@ import {
 } from '../sdk';
 import { htmlToDocument } from '../sdk/html';
 import {
+  appOnlyClient,
+  tenantUsers,
+  tenantConfigSchema,
+  tenantCredentialsSchema,
+  type TenantConfig,
+  type TenantContext,
+  type TenantUser,
+} from '../microsoft/app-only';
+import {
   MICROSOFT_LOGIN_URL,
   accountEmail,
   graphClient,
-  graphConfigSchema,
   graphCredentialsSchema,
   graphUserSchema,
   microsoftOAuth,
   odataPageSchema,
   timestamp,
-  type GraphContext,
+  type GraphCredentials,
 } from '../microsoft/graph';
 
 /** Delegated Mail.Read: the signed-in member's own mailbox, nothing of anyone else's. */
@@ -116,15 +128,25 @@ type FolderState = z.output<typeof folderStateSchema>;
 const cursorSchema = z.object({ v: z.literal(1), folders: z.array(folderStateSchema) });
 type OutlookCursor = z.output<typeof cursorSchema>;
 
+/** A member's OAuth tokens (individual connection), or the tenant's admin consent (org connection). */
+const outlookCredentialsSchema = z.union([graphCredentialsSchema, tenantCredentialsSchema]);
+type OutlookContext = ConnectorContext<z.output<typeof outlookCredentialsSchema>, TenantConfig>;
+type MemberContext = ConnectorContext<GraphCredentials, TenantConfig>;
+
+const isOrg = (ctx: OutlookContext): ctx is TenantContext => 'marketplace' in ctx.credentials;
+const isMember = (ctx: OutlookContext): ctx is MemberContext => !('marketplace' in ctx.credentials);
+
 interface Mailbox {
   readonly api: HttpClient;
+  /** Where its calls start: '/me' for the signed-in member, '/users/{id}' for an org connection. */
+  readonly root: string;
   readonly owner: UserPrincipal;
   /** Folders synced, in the order they are walked. */
   readonly folders: readonly { id: string; name: string }[];
   readonly leftOut: ReadonlySet<string>;
 }
 
-function api(ctx: GraphContext): HttpClient {
+function api(ctx: MemberContext): HttpClient {
   return graphClient(ctx, microsoft.MAIL_ACCESS_NEEDED);
 }
 
@@ -137,12 +159,17 @@ async function ownerOf(client: HttpClient): Promise<{ email: string; id: string;
   return { email, id: me.id, name: me.displayName ?? null };
 }
 
+/** The mailbox's folders under `parent` (null: its top level), depth first. */
 async function* foldersUnder(
   client: HttpClient,
-  path: string,
+  root: string,
+  parent: string | null,
 ): AsyncGenerator<z.output<typeof folderSchema>> {
   const pages = paginateByNextLink(client, {
-    path,
+    path:
+      parent === null
+        ? `${root}/mailFolders`
+        : `${root}/mailFolders/${encodeURIComponent(parent)}/childFolders`,
     schema: odataPageSchema(folderSchema),
     items: (page) => page.value,
     nextLink: (page) => page['@odata.nextLink'],
@@ -151,25 +178,31 @@ async function* foldersUnder(
   for await (const page of pages) {
     for (const folder of page.items) {
       yield folder;
-      if ((folder.childFolderCount ?? 0) > 0)
-        yield* foldersUnder(client, `/me/mailFolders/${encodeURIComponent(folder.id)}/childFolders`);
+      if ((folder.childFolderCount ?? 0) > 0) yield* foldersUnder(client, root, folder.id);
     }
   }
 }
 
-async function openMailbox(ctx: GraphContext): Promise<Mailbox> {
-  const client = api(ctx);
-  const owner = await ownerOf(client);
+/** The mailbox at `root` (its folders to sync), read by `client`, owned by `email`. */
+async function openMailbox(client: HttpClient, root: string, email: string): Promise<Mailbox> {
   const leftOut = new Set<string>();
   for (const name of LEFT_OUT_FOLDERS) {
-    const folder = await client.json(`/me/mailFolders/${name}`, folderSchema, { query: { $select: 'id' } });
+    const folder = await client.json(`${root}/mailFolders/${name}`, folderSchema, {
+      query: { $select: 'id' },
+    });
     leftOut.add(folder.id);
   }
   const folders: { id: string; name: string }[] = [];
-  for await (const folder of foldersUnder(client, '/me/mailFolders')) {
+  for await (const folder of foldersUnder(client, root, null)) {
     if (!leftOut.has(folder.id)) folders.push({ id: folder.id, name: folder.displayName ?? '' });
   }
-  return { api: client, owner: userPrincipal(owner.email), folders, leftOut };
+  return { api: client, root, owner: userPrincipal(email), folders, leftOut };
+}
+
+async function ownMailbox(ctx: MemberContext): Promise<Mailbox> {
+  const client = api(ctx);
+  const owner = await ownerOf(client);
+  return openMailbox(client, '/me', owner.email);
 }
 
 function addressOf(recipient: z.output<typeof recipientSchema> | null | undefined): string | null {
@@ -240,7 +273,7 @@ async function resolveRemoval(
 ): Promise<{ document: SourceDocument } | { deleted: string }> {
   let message: Message;
   try {
-    message = await mailbox.api.json(`/me/messages/${encodeURIComponent(id)}`, messageSchema, {
+    message = await mailbox.api.json(`${mailbox.root}/messages/${encodeURIComponent(id)}`, messageSchema, {
       query: { $select: MESSAGE_FIELDS },
       headers: { prefer: PREFER },
     });
@@ -255,7 +288,7 @@ async function resolveRemoval(
 
 /** A folder's delta from where its state stands to a fresh delta link, one batch per page. */
 async function* walkFolder(
-  ctx: GraphContext,
+  ctx: OutlookContext,
   mailbox: Mailbox,
   states: FolderState[],
   index: number,
@@ -265,7 +298,7 @@ async function* walkFolder(
   const windowStart = ctx.syncWindowStart;
   const span = Math.max(1, ctx.now().getTime() - windowStart.getTime());
   const pages = paginateByNextLink(mailbox.api, {
-    path: `/me/mailFolders/${encodeURIComponent(folder.id)}/messages/delta`,
+    path: `${mailbox.root}/mailFolders/${encodeURIComponent(folder.id)}/messages/delta`,
     schema: deltaPageSchema,
     items: (page) => page.value,
     nextLink: (page) => page['@odata.nextLink'],
@@ -319,8 +352,11 @@ async function* walkFolder(
 }
 
 /** Every synced folder from its saved state (a new folder from the start), in order. */
-async function* syncMailbox(ctx: GraphContext, saved: OutlookCursor | null): AsyncGenerator<SyncBatch> {
-  const mailbox = await openMailbox(ctx);
+async function* syncMailbox(
+  ctx: OutlookContext,
+  mailbox: Mailbox,
+  saved: OutlookCursor | null,
+): AsyncGenerator<SyncBatch> {
   const previous = new Map((saved?.folders ?? []).map((state) => [state.id, state]));
   const states: FolderState[] = mailbox.folders.map(
     (folder) => previous.get(folder.id) ?? { id: folder.id, link: null, caughtUp: false },
@@ -331,13 +367,115 @@ async function* syncMailbox(ctx: GraphContext, saved: OutlookCursor | null): Asy
   }
 }
 
+/** Every message id of the mailbox in the window, for pruning. */
+async function* mailboxIds(ctx: OutlookContext, mailbox: Mailbox): AsyncGenerator<string[]> {
+  for (const folder of mailbox.folders) {
+    const pages = paginateByNextLink(mailbox.api, {
+      path: `${mailbox.root}/mailFolders/${encodeURIComponent(folder.id)}/messages`,
+      schema: idPageSchema,
+      items: (page) => page.value,
+      nextLink: (page) => page['@odata.nextLink'],
+      request: {
+        query: {
+          $select: 'id',
+          $filter: `receivedDateTime ge ${ctx.syncWindowStart.toISOString()}`,
+          $top: 500,
+        },
+        headers: { prefer: `IdType="ImmutableId"` },
+      },
+    });
+    for await (const page of pages) yield page.items.map((message) => message.id);
+  }
+}
+
+function member(ctx: OutlookContext): MemberContext {
+  if (!isMember(ctx)) throw new FatalSourceError('outlook: an org connection has no signed-in member');
+  return ctx;
+}
+
+// ── The org connection: every mailbox of the tenant ───────────────────────────────────────────────────────
+
+/** Mail.Read and User.Read.All as application permissions, granted by the admin consent. */
+const orgApi = (ctx: TenantContext) =>
+  appOnlyClient(ctx, 'outlook', { credentialName: CREDENTIAL_NAMES.accessToken });
+
+/** Each mailbox's place, as the individual connection's cursor, and the address its documents are readable by. */
+const orgCursorSchema = z.object({
+  v: z.literal(1),
+  users: z.record(z.string(), z.object({ email: z.email(), cursor: anyCursorSchema })),
+});
+type OrgCursor = z.output<typeof orgCursorSchema>;
+
+/**
+ * The user's mailbox, or null when Graph has none to read (no Exchange Online licence, a mailbox on premises, or
+ * the user deleted since the listing): 404 at its folders.
+ */
+async function userMailbox(client: HttpClient, user: TenantUser): Promise<Mailbox | null> {
+  try {
+    return await openMailbox(client, `/users/${encodeURIComponent(user.id)}`, user.email);
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/** Two mailboxes may number their messages alike, so each id is prefixed with its mailbox's user id. */
+const namespaced = (userId: string, id: string) => `${userId}/${id}`;
+
+function ofUser(userId: string, batch: SyncBatch): Pick<SyncBatch, 'documents' | 'deletedExternalIds'> {
+  return {
+    documents: batch.documents.map((document) => ({
+      ...document,
+      externalId: namespaced(userId, document.externalId),
+      ...(document.parentExternalId
+        ? { parentExternalId: namespaced(userId, document.parentExternalId) }
+        : {}),
+    })),
+    deletedExternalIds: (batch.deletedExternalIds ?? []).map((id) => namespaced(userId, id)),
+  };
+}
+
+/**
+ * One pass over every mailbox: each continues from its saved place (one whose owner's address changed starts
+ * again, so every message is re-delivered readable by the new address), a new one from the start, and a user gone,
+ * disabled or without a mailbox drops out, pruning then removing their mail. Every batch's cursor holds every
+ * mailbox's place, so a killed sync resumes where it stopped. Progress is the share of mailboxes done.
+ */
+async function* everyMailbox(ctx: TenantContext, saved: OrgCursor | null): AsyncGenerator<SyncBatch> {
+  const client = orgApi(ctx);
+  const users = await tenantUsers(client);
+  const state: OrgCursor = { v: 1, users: {} };
+  for (const user of users) {
+    const place = saved?.users[user.id];
+    if (place?.email === user.email) state.users[user.id] = place;
+  }
+  for (const [index, user] of users.entries()) {
+    ctx.signal.throwIfAborted();
+    const mailbox = await userMailbox(client, user);
+    if (mailbox === null) {
+      delete state.users[user.id];
+      continue;
+    }
+    const place = cursorSchema.safeParse(state.users[user.id]?.cursor);
+    for await (const batch of syncMailbox(ctx, mailbox, place.success ? place.data : null)) {
+      state.users[user.id] = { email: user.email, cursor: batch.cursor };
+      yield {
+        ...ofUser(user.id, batch),
+        cursor: structuredClone(state),
+        progress: { share: index / users.length },
+      };
+    }
+  }
+  yield { documents: [], cursor: structuredClone(state), progress: { share: 1 } };
+}
+
 /** Builds the connector; tests point the OAuth endpoints at a fake identity platform. */
 export function createOutlookConnector(options: { loginUrl?: string } = {}) {
   return defineConnector({
     shortname: 'outlook',
-    installPayload: { individual: 'oauth' },
-    credentialsSchema: graphCredentialsSchema,
-    configSchema: graphConfigSchema,
+    installPayload: { org: 'marketplace', individual: 'oauth' },
+    credentialsSchema: outlookCredentialsSchema,
+    configSchema: tenantConfigSchema,
     credentialFields: [],
     credentialName: CREDENTIAL_NAMES.accessToken,
     // Exchange Online allows 4 concurrent requests and 10,000 per 10 minutes per app and mailbox.
@@ -345,7 +483,21 @@ export function createOutlookConnector(options: { loginUrl?: string } = {}) {
     oauth: microsoftOAuth(OUTLOOK_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 
     async validate(ctx) {
-      const client = api(ctx);
+      if (isOrg(ctx)) {
+        const client = orgApi(ctx);
+        // Listing the directory proves User.Read.All; the admin's own mailbox, when they have one, Mail.Read.
+        await client.json('/users', odataPageSchema(graphUserSchema), { query: { $select: 'id', $top: 1 } });
+        const admin = ctx.credentials.email.toLowerCase();
+        try {
+          await client.json(`/users/${encodeURIComponent(admin)}/mailFolders/inbox`, folderSchema, {
+            query: { $select: 'id' },
+          });
+        } catch (error) {
+          if (!(error instanceof NotFoundError)) throw error;
+        }
+        return { email: admin, workspaceName: admin.split('@')[1] };
+      }
+      const client = api(member(ctx));
       const owner = await ownerOf(client);
       // Proves Mail.Read was granted: /me alone answers with User.Read.
       await client.json('/me/mailFolders/inbox', folderSchema, { query: { $select: 'id' } });
@@ -356,33 +508,35 @@ export function createOutlookConnector(options: { loginUrl?: string } = {}) {
       };
     },
 
-    fullSync: (ctx) => syncMailbox(ctx, null),
+    async *fullSync(ctx) {
+      if (isOrg(ctx)) yield* everyMailbox(ctx, null);
+      else yield* syncMailbox(ctx, await ownMailbox(member(ctx)), null);
+    },
 
     async *incrementalSync(ctx, saved) {
+      if (isOrg(ctx)) {
+        const cursor = orgCursorSchema.safeParse(saved);
+        if (!cursor.success)
+          ctx.logger.warn({ connector: 'outlook' }, 'unreadable cursor, running a full sync');
+        yield* everyMailbox(ctx, cursor.success ? cursor.data : null);
+        return;
+      }
       const cursor = cursorSchema.safeParse(saved);
       if (!cursor.success)
         ctx.logger.warn({ connector: 'outlook' }, 'unreadable cursor, running a full sync');
-      yield* syncMailbox(ctx, cursor.success ? cursor.data : null);
+      yield* syncMailbox(ctx, await ownMailbox(member(ctx)), cursor.success ? cursor.data : null);
     },
 
     async *listIds(ctx) {
-      const mailbox = await openMailbox(ctx);
-      for (const folder of mailbox.folders) {
-        const pages = paginateByNextLink(mailbox.api, {
-          path: `/me/mailFolders/${encodeURIComponent(folder.id)}/messages`,
-          schema: idPageSchema,
-          items: (page) => page.value,
-          nextLink: (page) => page['@odata.nextLink'],
-          request: {
-            query: {
-              $select: 'id',
-              $filter: `receivedDateTime ge ${ctx.syncWindowStart.toISOString()}`,
-              $top: 500,
-            },
-            headers: { prefer: `IdType="ImmutableId"` },
-          },
-        });
-        for await (const page of pages) yield page.items.map((message) => message.id);
+      if (!isOrg(ctx)) {
+        yield* mailboxIds(ctx, await ownMailbox(member(ctx)));
+        return;
+      }
+      const client = orgApi(ctx);
+      for (const user of await tenantUsers(client)) {
+        const mailbox = await userMailbox(client, user);
+        if (mailbox === null) continue;
+        for await (const ids of mailboxIds(ctx, mailbox)) yield ids.map((id) => namespaced(user.id, id));
       }
     },
   });

@@ -112,6 +112,8 @@ export interface GraphTenantFake {
   expireDeltaTokens(): void;
   /** The token endpoint refuses the tenant as one that has not consented. */
   revokeConsent(): void;
+  /** A delegated access token of the user `name` (a member's individual connection), for /me and what it reads. */
+  memberToken(name: string): string;
   close(): Promise<void>;
 }
 
@@ -218,6 +220,8 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
   let issued = 0;
   const validTokens = new Set<string>();
   let consented = true;
+  /** Delegated tokens by the user they were issued to. */
+  const memberTokens = new Map<string, string>();
   let expireIn: number | null = null;
 
   const driveOf = (id: string) => drives.find((entry) => entry.drive.id === id);
@@ -265,7 +269,7 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
         validTokens.clear();
       }
       const token = bearer(request);
-      if (!token || !validTokens.has(token))
+      if (!token || (!validTokens.has(token) && !memberTokens.has(token)))
         return {
           status: 401,
           json: { error: { code: 'InvalidAuthenticationToken', message: 'Access token has expired.' } },
@@ -345,6 +349,17 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
     'GET',
     '/v1.0/users',
     authed((request) => ({ json: paged<User>(users, request, '/users') })),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/me/drive',
+    authed((request) => {
+      const userId = memberTokens.get(bearer(request) ?? '');
+      if (!userId)
+        return { status: 400, json: { error: { code: 'BadRequest', message: '/me needs a user.' } } };
+      const own = drives.find((entry) => entry.userId === userId);
+      return own ? { json: own.drive satisfies Drive } : notFound;
+    }),
   );
   graph.route(
     'GET',
@@ -558,6 +573,11 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
     },
     revokeConsent() {
       consented = false;
+    },
+    memberToken(name) {
+      const token = `member-token-${name}`;
+      memberTokens.set(token, `u-${name}`);
+      return token;
     },
     async close() {
       await Promise.all([login.close(), graph.close()]);

@@ -1,52 +1,62 @@
-// Microsoft Graph for the apps that index drives: SharePoint document libraries and OneDrive. Both read the tenant
-// with an app-only token, granted once by the tenant's admin consent (spec §7: the Microsoft marketplace install
-// sends the admin's email; the tenant is its domain), so the connector can fetch a new token itself before one
-// lapses or when Graph answers 401, with no refresh token to store. Content comes from delta queries per drive
-// (the deltaLink is the cursor), readers from each item's permissions, and group members from Entra ID.
+// Microsoft Graph for the apps that index drives: SharePoint document libraries and OneDrive. An org connection
+// reads the tenant with an app-only token (connectors/microsoft/app-only.ts), an individual one what the member may
+// read with their delegated token; both the same way. Content comes from delta queries per drive (the deltaLink is
+// the cursor), readers from each item's permissions, and group members from Entra ID.
 import { z } from 'zod';
 import type { AppShortname } from '../../common/catalogue';
-import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
+import { microsoft } from '../../common/strings';
 import {
   FatalSourceError,
   HttpStatusError,
-  InvalidCredentialsError,
   NotFoundError,
   ORG_PRINCIPAL,
   PermissionMismatchError,
   groupPrincipal,
   userPrincipal,
-  type AuthFailureClassifier,
-  type ConnectorContext,
   type DocumentAcl,
-  type DownloadLimits,
   type GroupMembership,
-  type HttpClient,
+  type ConnectorContext,
   type Principal,
-  type RequestOptions,
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
-import { GRAPH_BASE_URL, MICROSOFT_LOGIN_URL, odataPageSchema } from '../microsoft/graph';
+import {
+  DIRECTORY_PAGE,
+  Graph,
+  tenantCredentialsSchema,
+  type TenantConfig,
+  type TenantContext,
+} from '../microsoft/app-only';
+import {
+  graphClient,
+  graphCredentialsSchema,
+  odataPageSchema,
+  type GraphCredentials,
+} from '../microsoft/graph';
 
-const GRAPH_SCOPE = 'https://graph.microsoft.com/.default';
-/** Take a new token this long before the old one lapses, so it never expires between two requests of a page. */
-const TOKEN_MARGIN_MS = 5 * 60_000;
-/** Graph's largest page for directory listings; drive listings page as the server decides. */
-const DIRECTORY_PAGE = 999;
 /** Change-free delta pages folded into one batch at most. */
 const QUIET_PAGES = 50;
 
-/** The marketplace install payload (spec §7): the consenting admin's email names the tenant. */
-export const tenantCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
-/** `baseUrl` and `loginUrl` point a test at its fake, by the SDK's convention. */
-export const tenantConfigSchema = z.object({
-  baseUrl: z.url().default(GRAPH_BASE_URL),
-  loginUrl: z.url().default(MICROSOFT_LOGIN_URL),
-});
-type GraphContext = ConnectorContext<
-  z.output<typeof tenantCredentialsSchema>,
-  z.output<typeof tenantConfigSchema>
->;
+/** What the drive sync reads of a context, whichever kind of connection it is. */
+type GraphContext = ConnectorContext<unknown, unknown>;
+
+/** A member's OAuth tokens (individual connection), or the tenant's admin consent (org connection). */
+export const driveCredentialsSchema = z.union([graphCredentialsSchema, tenantCredentialsSchema]);
+export type DriveContext = ConnectorContext<z.output<typeof driveCredentialsSchema>, TenantConfig>;
+
+export const isOrgDrive = (ctx: DriveContext): ctx is TenantContext => 'marketplace' in ctx.credentials;
+const isMemberDrive = (ctx: DriveContext): ctx is ConnectorContext<GraphCredentials, TenantConfig> =>
+  !('marketplace' in ctx.credentials);
+
+/** Graph for `shortname` with the connection's token: the app-only one of the tenant, or the member's own. */
+export function driveGraph(shortname: AppShortname) {
+  return (ctx: DriveContext): Graph => {
+    if (isMemberDrive(ctx))
+      return new Graph(ctx, shortname, graphClient(ctx, microsoft.ADMIN_CONSENT_REQUIRED));
+    if (isOrgDrive(ctx)) return Graph.appOnly(ctx, shortname);
+    throw new FatalSourceError(`${shortname}: credentials of neither a member nor a tenant`);
+  };
+}
 
 // ── Graph's documented shapes, as much of them as the connectors read ─────────────────────────────────────
 
@@ -91,153 +101,6 @@ const directoryUserSchema = z.object({
   userPrincipalName: z.string().nullish(),
 });
 const groupSchema = z.object({ id: z.string() });
-const tokenSchema = z.object({ access_token: z.string().min(1), expires_in: z.coerce.number().positive() });
-
-// ── Tokens ──────────────────────────────────────────────────────────────────────────────────────────────
-
-/** The Azure app of `shortname`: `SCOUT_OAUTH_<APP>_CLIENT_ID` and `_CLIENT_SECRET`, as every OAuth app's. */
-function azureApp(shortname: AppShortname, env: NodeJS.ProcessEnv = process.env) {
-  const prefix = `SCOUT_OAUTH_${shortname.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-  const clientId = env[`${prefix}_CLIENT_ID`]?.trim();
-  const clientSecret = env[`${prefix}_CLIENT_SECRET`]?.trim();
-  if (!clientId || !clientSecret)
-    throw new FatalSourceError(`${shortname}: no Azure app is configured on this server`);
-  return { clientId, clientSecret };
-}
-
-/** AADSTS codes that mean the tenant has not consented to the app (or removed it): the admin's to fix. */
-const NO_CONSENT = /AADSTS(65001|700016|7000229|500011)\b/;
-
-interface Token {
-  readonly value: string;
-  readonly expiresAt: number;
-}
-/** One token per context, so a sync's requests share it; a context lives for one job. */
-const tokens = new WeakMap<object, Promise<Token>>();
-
-async function requestToken(ctx: GraphContext, shortname: AppShortname): Promise<Token> {
-  const { clientId, clientSecret } = azureApp(shortname);
-  const tenant = ctx.credentials.email.split('@')[1] ?? '';
-  const login = ctx.http.with({
-    baseUrl: ctx.config.loginUrl,
-    // The token endpoint answers its refusals as 400/401 with an AADSTS code; they are sorted out below.
-    classifyAuthFailure: () => ({ kind: 'httpError' }),
-  });
-  try {
-    const answer = await login.json(`/${encodeURIComponent(tenant)}/oauth2/v2.0/token`, tokenSchema, {
-      method: 'POST',
-      body: new URLSearchParams({
-        client_id: clientId,
-        client_secret: clientSecret,
-        scope: GRAPH_SCOPE,
-        grant_type: 'client_credentials',
-      }),
-    });
-    return { value: answer.access_token, expiresAt: ctx.now().getTime() + answer.expires_in * 1000 };
-  } catch (error) {
-    if (!(error instanceof HttpStatusError) || error.status >= 500) throw error;
-    if (NO_CONSENT.test(error.bodyExcerpt))
-      throw new PermissionMismatchError(microsoft.ADMIN_CONSENT_REQUIRED, { cause: error });
-    throw new InvalidCredentialsError(CREDENTIAL_NAMES.credentials, { cause: error });
-  }
-}
-
-async function token(ctx: GraphContext, shortname: AppShortname, renew: boolean): Promise<Token> {
-  const held = renew ? undefined : await tokens.get(ctx)?.catch(() => undefined);
-  if (held && held.expiresAt - ctx.now().getTime() > TOKEN_MARGIN_MS) return held;
-  const next = requestToken(ctx, shortname);
-  tokens.set(ctx, next);
-  return next;
-}
-
-/** 403 from Graph with an app-only token: a permission the admin consent did not include. */
-const classifyGraphFailure: AuthFailureClassifier = (failure) =>
-  failure.status === 401
-    ? { kind: 'invalidCredentials' }
-    : { kind: 'permissionMismatch', message: microsoft.ADMIN_CONSENT_REQUIRED };
-
-/** The Graph calls of one app on one context. */
-export class Graph {
-  constructor(
-    private readonly ctx: GraphContext,
-    readonly shortname: AppShortname,
-  ) {}
-
-  /** A request with the current token; a 401 (a token revoked or expired early) gets one new token and a retry. */
-  async #authorized<T>(send: (client: HttpClient) => Promise<T>): Promise<T> {
-    for (let renew = false; ; renew = true) {
-      const { value } = await token(this.ctx, this.shortname, renew);
-      const client = this.ctx.http.with({
-        baseUrl: this.ctx.config.baseUrl,
-        headers: { authorization: `Bearer ${value}` },
-        credentialName: CREDENTIAL_NAMES.credentials,
-        classifyAuthFailure: classifyGraphFailure,
-      });
-      try {
-        return await send(client);
-      } catch (error) {
-        if (error instanceof InvalidCredentialsError && !renew) continue;
-        throw error;
-      }
-    }
-  }
-
-  json<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.output<S>> {
-    return this.#authorized((client) => client.json(path, schema, options));
-  }
-
-  /**
-   * A file's bytes (`/content`, which Graph answers with a redirect to a pre-authenticated download URL that fetch
-   * follows), within the parsers' `limits`.
-   */
-  async download(path: string, limits: DownloadLimits): Promise<Uint8Array> {
-    const response = await this.#authorized((client) => client.request(path, limits));
-    return response.body;
-  }
-
-  /**
-   * Every page of a collection, following `@odata.nextLink` (an absolute URL carrying its own query). The SDK's
-   * paginators cannot be used: each page must go through `json` for the token renewal.
-   */
-  async *pages<T extends z.ZodType>(path: string, item: T, query?: RequestOptions['query']) {
-    let next: string | undefined = path;
-    let first = true;
-    while (next !== undefined) {
-      const answer: z.output<ReturnType<typeof odataPageSchema<T>>> = await this.json(
-        next,
-        odataPageSchema(item),
-        first ? { query } : {},
-      );
-      first = false;
-      yield answer.value;
-      next = answer['@odata.nextLink'];
-    }
-  }
-
-  /** Entra ID's users by id, for the grants that name a user by id only. Read once per context. */
-  directory(): Promise<ReadonlyMap<string, string>> {
-    const cached = directories.get(this.ctx);
-    if (cached) return cached;
-    const loading = (async () => {
-      const emails = new Map<string, string>();
-      const users = this.pages('/users', directoryUserSchema, {
-        $select: 'id,mail,userPrincipalName',
-        $top: DIRECTORY_PAGE,
-      });
-      for await (const batch of users) {
-        for (const user of batch) {
-          const email = user.mail ?? user.userPrincipalName;
-          if (email && z.email().safeParse(email).success) emails.set(user.id, email);
-        }
-      }
-      return emails;
-    })();
-    directories.set(this.ctx, loading);
-    loading.catch(() => directories.delete(this.ctx));
-    return loading;
-  }
-}
-const directories = new WeakMap<object, Promise<ReadonlyMap<string, string>>>();
 
 // ── Permissions ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -551,28 +414,31 @@ async function driveAcls(graph: Graph, externalIds: readonly string[]): Promise<
  * The two halves every drive app shares: incrementalSync restarts from scratch on a cursor it cannot read, and
  * otherwise re-lists the drives (new ones start from the beginning; gone ones are pruned).
  */
-export function driveSync(shortname: AppShortname, listDrives: (graph: Graph) => Promise<DriveRef[]>) {
+export function driveSync<Context extends GraphContext>(
+  graphOf: (ctx: Context) => Graph,
+  listDrives: (graph: Graph, ctx: Context) => Promise<DriveRef[]>,
+) {
   return {
-    async *fullSync(ctx: GraphContext) {
-      const graph = new Graph(ctx, shortname);
-      yield* syncDrives(ctx, graph, await listDrives(graph), null);
+    async *fullSync(ctx: Context) {
+      const graph = graphOf(ctx);
+      yield* syncDrives(ctx, graph, await listDrives(graph, ctx), null);
     },
-    async *incrementalSync(ctx: GraphContext, saved: unknown) {
-      const graph = new Graph(ctx, shortname);
+    async *incrementalSync(ctx: Context, saved: unknown) {
+      const graph = graphOf(ctx);
       const cursor = driveCursorSchema.safeParse(saved);
       if (!cursor.success)
-        ctx.logger.warn({ connector: shortname }, 'unreadable cursor, running a full sync');
-      yield* syncDrives(ctx, graph, await listDrives(graph), cursor.success ? cursor.data : null);
+        ctx.logger.warn({ connector: graph.shortname }, 'unreadable cursor, running a full sync');
+      yield* syncDrives(ctx, graph, await listDrives(graph, ctx), cursor.success ? cursor.data : null);
     },
-    async *listIds(ctx: GraphContext) {
-      const graph = new Graph(ctx, shortname);
-      yield* driveIds(graph, await listDrives(graph));
+    async *listIds(ctx: Context) {
+      const graph = graphOf(ctx);
+      yield* driveIds(graph, await listDrives(graph, ctx));
     },
-    permissions(ctx: GraphContext) {
-      return groupMemberships(new Graph(ctx, shortname));
+    permissions(ctx: Context) {
+      return groupMemberships(graphOf(ctx));
     },
-    documentAcls(ctx: GraphContext, externalIds: readonly string[]) {
-      return driveAcls(new Graph(ctx, shortname), externalIds);
+    documentAcls(ctx: Context, externalIds: readonly string[]) {
+      return driveAcls(graphOf(ctx), externalIds);
     },
   };
 }

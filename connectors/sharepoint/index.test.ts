@@ -145,3 +145,19 @@ describe('sharepoint connector', () => {
     await expect(refused).rejects.toThrow(microsoft.ADMIN_CONSENT_REQUIRED);
   });
 });
+
+describe('sharepoint individual connection', () => {
+  it('passes the conformance kit with a member’s delegated token, reading the sites Graph lists to them', async () => {
+    const report = await runConnectorConformance(sharepointConnector, {
+      fakeServer: tenant.graph,
+      credentials: { access_token: tenant.memberToken('grace') },
+      config: tenant.config,
+      changeSource: () => {
+        tenant.rename('b!eng', 'roadmap', 'Roadmap v2 documents.pptx');
+        return { changed: ['b!eng:roadmap'], deleted: [] };
+      },
+    });
+    expect(report).toMatchObject({ resumedMidSync: true, incremental: { documents: 1 }, groups: 2 });
+    expect(tenant.graph.requests.some((request) => request.path === '/v1.0/sites')).toBe(true);
+  });
+});

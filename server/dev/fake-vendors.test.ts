@@ -187,6 +187,24 @@ describe('SCOUT_FAKE_VENDORS=1', () => {
     expect(travel(await found(chloe, 'Acme travel policy'))).toHaveLength(1);
   });
 
+  it('installs Outlook org-wide as the marketplace does; a member’s mail reaches only that member', async () => {
+    const [admin, ben, chloe] = [await adminOf(), await benOf(), await chloeOf()];
+    const install = await fetch(`${base}/api/v1/app/install/outlook`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${await tokenOf(admin)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ isOrg: true, options: { email: DEMO_ADMIN_EMAIL, marketplace: true } }),
+    });
+    const body = (await install.json()) as { connection?: { id: string } };
+    expect(install.status, JSON.stringify(body)).toBe(200);
+    expect(await syncNow(running.store.db, body.connection?.id ?? '', 'full')).toMatchObject({
+      kind: 'complete',
+    });
+    const invoice = (titles: string[]) => titles.filter((title) => title === 'Orion supplier invoice');
+    expect(invoice(await found(ben, 'Orion supplier invoice'))).toHaveLength(1);
+    expect(invoice(await found(chloe, 'Orion supplier invoice'))).toEqual([]);
+    expect(invoice(await found(admin, 'Orion supplier invoice'))).toEqual([]);
+  });
+
   it('connects every other app of issue 12 to its fake, and each syncs to the end', async () => {
     const [admin, ben, chloe] = [await adminOf(), await benOf(), await chloeOf()];
     const popups: [User, string, boolean][] = [

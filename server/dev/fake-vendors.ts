@@ -20,7 +20,11 @@ import { seedAcmeDirectory, startDirectoryFake } from '../../connectors/gworkspa
 import { FAKE_CLIENT } from '../../connectors/microsoft/fake-identity';
 import { startTeamsFake } from '../../connectors/msteams/fake';
 import { blocks, startNotionFake } from '../../connectors/notion/fake';
-import { startOutlookFake } from '../../connectors/outlook/fake';
+import {
+  FOLDERS as OUTLOOK_FOLDERS,
+  message as outlookMessage,
+  startOutlookFake,
+} from '../../connectors/outlook/fake';
 import {
   startGraphTenantFake,
   linkGrant,
@@ -374,7 +378,8 @@ async function microsoftApp(
   });
   return {
     shortname,
-    config: { baseUrl: fake.graphUrl },
+    // The login address serves an org connection's client-credentials grant (the tenant's admin consent).
+    config: { baseUrl: fake.graphUrl, loginUrl: fake.server.url },
     client,
     authorization,
     close: async () => {
@@ -383,13 +388,30 @@ async function microsoftApp(
   };
 }
 
+/** Connected org-wide, the tenant at the demo domain holds a member's mailbox too, readable by that member alone. */
 async function outlook(): Promise<DevApp> {
-  const fake = await startOutlookFake({ pageSize: 50 });
+  const fake = await startOutlookFake({ pageSize: 50, tenant: DEMO_DOMAIN });
+  fake.putUser(
+    {
+      id: `dev-${member.local}`,
+      displayName: member.name,
+      mail: member.email,
+      userPrincipalName: member.email,
+      accountEnabled: true,
+    },
+    [
+      outlookMessage('dev-orion-invoice', OUTLOOK_FOLDERS.inbox, 1, 'Orion supplier invoice', {
+        from: { emailAddress: { name: colleague.name, address: colleague.email } },
+        toRecipients: [{ emailAddress: { name: member.name, address: member.email } }],
+      }),
+    ],
+  );
   return microsoftApp('outlook', fake, () => fake.close());
 }
 
 async function msteams(): Promise<DevApp> {
-  const fake = await startTeamsFake({ pageSize: 50 });
+  // The tenant at the demo domain, so an admin of the demo workspace can connect Teams org-wide too.
+  const fake = await startTeamsFake({ pageSize: 50, tenant: DEMO_DOMAIN });
   return microsoftApp('msteams', fake, () => fake.close());
 }
 
@@ -417,7 +439,22 @@ async function microsoftTenant(): Promise<DevApp[]> {
     client,
     close: () => fake.close(),
   });
-  return [app('sharepoint'), { ...app('onedrive'), close: () => Promise.resolve() }];
+  // A member connecting SharePoint or OneDrive for themselves signs in as the demo member.
+  const authorization = await startFakeAuthorizationServer({
+    vendor: 'Microsoft',
+    client,
+    issue: () => ({ token_type: 'Bearer', expires_in: 3600, access_token: fake.memberToken(member.local) }),
+  });
+  return [
+    {
+      ...app('sharepoint'),
+      authorization,
+      close: async () => {
+        await Promise.all([fake.close(), authorization.close()]);
+      },
+    },
+    { ...app('onedrive'), authorization, close: () => Promise.resolve() },
+  ];
 }
 
 /** The connector of `app.shortname`, reaching the fake whatever a connection stored. */

@@ -62,15 +62,8 @@ const OWN_CONTENT_APPS: ReadonlySet<IssueApp> = new Set(['gmail', 'gcal', 'outlo
 /** Notion has no OAuth scopes: an integration's capabilities are set in its settings, pages chosen at consent. */
 const NO_SCOPES_APPS: ReadonlySet<IssueApp> = new Set(['notion']);
 
-/**
- * What is missing today, app by app. Org connections of Outlook and Teams (marketplace installs in the connect
- * dialog, spec §7) and individual SharePoint and OneDrive connections (OAuth) are not built.
- */
+/** What is missing today, app by app: nothing. A regression, or a capability added to the matrix, lands here. */
 const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
-  outlook: ['org payload'],
-  msteams: ['org payload'],
-  sharepoint: ['individual payload'],
-  onedrive: ['individual payload'],
 };
 
 const read = (path: string): string | null => {

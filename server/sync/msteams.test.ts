@@ -135,6 +135,48 @@ describe('teams through the engine', () => {
   });
 });
 
+describe('teams connected org-wide on the tenant’s admin consent', () => {
+  let tenant: TeamsFake;
+  let connectionId: string;
+  beforeAll(async () => {
+    tenant = await startTeamsFake({ pageSize: 2 });
+    // A private channel and a chat the connecting admin is not in: only a tenant-wide reader finds them.
+    tenant.setChannelMembers(CHANNELS.incidents, [PEOPLE.linus]);
+    tenant.setChatMembers(CHATS.grace, [PEOPLE.grace, PEOPLE.linus]);
+  });
+  afterAll(async () => {
+    await tenant.close();
+  });
+
+  it('indexes every team and chat with an app-only token, each found by who may read it in Teams', async () => {
+    connectionId = await insertConnection(server.store.db, {
+      orgId: ada.orgId,
+      userId: ada.id,
+      appName: 'msteams',
+      isOrg: true,
+      config: { baseUrl: tenant.graphUrl, loginUrl: tenant.server.url },
+      credentials: { email: PEOPLE.ada, marketplace: true },
+    });
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    expect(Object.keys(await indexed(connectionId)).sort()).toEqual(
+      [...SEEDED_THREADS, ...SEEDED_CHATS].sort(),
+    );
+    expect(await search(linus, 'postmortem')).toEqual(['Database failover postmortem draft']);
+    expect(await search(linus, 'salary')).toEqual(['Chat with grace, linus']);
+    expect(await search(ada, 'salary')).not.toContain('Chat with grace, linus');
+    expect(await search(bob, 'salary')).toEqual([]);
+  });
+
+  it('drops someone removed from a private channel or a chat from it at the next permission sync', async () => {
+    tenant.setChannelMembers(CHANNELS.incidents, [PEOPLE.grace]);
+    tenant.setChatMembers(CHATS.grace, [PEOPLE.grace]);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
+    expect(await search(linus, 'postmortem')).toEqual([]);
+    expect(await search(linus, 'salary')).toEqual([]);
+    expect(await search(grace, 'salary')).toContain('Chat with grace, linus');
+  });
+});
+
 describe('teams under stress', () => {
   it('refreshes an expired token, rides out a 429 storm and resumes an interrupted sync to exactly the source', async () => {
     const connectionId = await connect(-60_000);

@@ -130,6 +130,71 @@ describe('outlook through the engine', () => {
   });
 });
 
+describe('outlook connected org-wide on the tenant’s admin consent', () => {
+  let tenant: OutlookFake;
+  let connectionId: string;
+  beforeAll(async () => {
+    tenant = await startOutlookFake({ pageSize: 2 });
+    tenant.putUser(
+      {
+        id: 'u-grace',
+        displayName: 'Grace Hopper',
+        mail: grace.email,
+        userPrincipalName: grace.email,
+        accountEnabled: true,
+      },
+      [message('g1', FOLDERS.inbox, 2, 'Compiler notes'), message('g2', FOLDERS.inbox, 3, 'Compiler budget')],
+    );
+    // Subjects of Ada's that her own connection (above) does not hold, so her searches tell the two apart.
+    tenant.put(message('a1', FOLDERS.inbox, 1, 'Zeppelin hangar lease'));
+    tenant.put(message('a2', FOLDERS.inbox, 2, 'Zeppelin insurance'));
+  });
+  afterAll(async () => {
+    await tenant.close();
+  });
+
+  it('indexes every mailbox, each message found by its mailbox’s owner alone', async () => {
+    connectionId = await insertConnection(server.store.db, {
+      orgId: admin.orgId,
+      userId: admin.id,
+      appName: 'outlook',
+      isOrg: true,
+      config: { baseUrl: tenant.graphUrl, loginUrl: tenant.server.url },
+      credentials: { email: admin.email, marketplace: true },
+    });
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    expect(Object.keys(await indexed(connectionId))).toHaveLength(SEEDED_INDEXED.length + 4);
+    expect((await search(ada, 'zeppelin')).sort()).toEqual(['Zeppelin hangar lease', 'Zeppelin insurance']);
+    expect((await search(grace, 'compiler')).sort()).toEqual(['Compiler budget', 'Compiler notes']);
+    expect(await search(ada, 'compiler')).toEqual([]);
+    expect(await search(grace, 'zeppelin')).toEqual([]);
+    expect(await search(admin, 'zeppelin')).toEqual([]);
+    expect(await search(admin, 'compiler')).toEqual([]);
+    expect((await row(connectionId)).statusCode).toBe(ConnectionStatus.IndexingComplete);
+  });
+
+  it('follows each mailbox’s delta: an edit in one, a delete in another', async () => {
+    tenant.mailbox('u-grace').edit('g1', { subject: 'Compiler notes (v2)' });
+    tenant.remove('a1');
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await search(grace, 'notes')).toEqual(['Compiler notes (v2)']);
+    expect(await search(ada, 'zeppelin')).toEqual(['Zeppelin insurance']);
+  });
+
+  it('removes a disabled account’s mail from every search once pruned, and nothing of anyone else’s', async () => {
+    tenant.putUser({
+      id: 'u-grace',
+      displayName: 'Grace Hopper',
+      mail: grace.email,
+      userPrincipalName: grace.email,
+      accountEnabled: false,
+    });
+    expect(await sync(connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 2 });
+    expect(await search(grace, 'compiler')).toEqual([]);
+    expect(await search(ada, 'zeppelin')).toEqual(['Zeppelin insurance']);
+  });
+});
+
 describe('outlook under stress', () => {
   it('refreshes an expired token, rides out a 429 storm and resumes an interrupted sync to exactly the mailbox', async () => {
     const before = fake.identity.accessToken;
