@@ -163,7 +163,8 @@ const OAUTH_FIELDS: Partial<Record<AppShortname, readonly ConnectField[]>> = {
   helpscout: [field('apiKey', F.API_KEY, 'password')],
 };
 
-const MICROSOFT_APPS: ReadonlySet<AppShortname> = new Set<AppShortname>([
+/** Microsoft 365 apps: their org connections run on the tenant's admin consent (spec §7). */
+export const MICROSOFT_APPS: ReadonlySet<AppShortname> = new Set<AppShortname>([
   'outlook',
   'onedrive',
   'sharepoint',

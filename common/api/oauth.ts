@@ -27,3 +27,14 @@ export const oauthResultSchema = z.object({
   connectionId: z.string().optional(),
 });
 export type OAuthResult = z.infer<typeof oauthResultSchema>;
+
+/**
+ * Starts the admin-consent popup of a Microsoft app's org connection (spec §5, §7: the Microsoft adminConsent page,
+ * tenant = org domain): the admin's email on the org's domain, as the marketplace install that follows carries it.
+ */
+export const adminConsentStartRequestSchema = z.object({
+  email: z.email(),
+  /** An existing connection to reconnect. */
+  appId: z.uuid().optional(),
+});
+export type AdminConsentStartRequest = z.input<typeof adminConsentStartRequestSchema>;

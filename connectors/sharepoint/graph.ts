@@ -36,8 +36,15 @@ const DIRECTORY_PAGE = 999;
 /** Change-free delta pages folded into one batch at most. */
 const QUIET_PAGES = 50;
 
-/** The marketplace install payload (spec §7): the consenting admin's email names the tenant. */
-export const tenantCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
+/**
+ * The marketplace install payload (spec §7): the admin's email names the tenant by its domain, unless the admin
+ * consent popup answered the tenant's id (server/api/oauth/admin-consent.ts), which the server adds.
+ */
+export const tenantCredentialsSchema = z.object({
+  email: z.email(),
+  marketplace: z.literal(true),
+  tenant: z.string().min(1).optional(),
+});
 /** `baseUrl` and `loginUrl` point a test at its fake, by the SDK's convention. */
 export const tenantConfigSchema = z.object({
   baseUrl: z.url().default(GRAPH_BASE_URL),
@@ -117,7 +124,7 @@ const tokens = new WeakMap<object, Promise<Token>>();
 
 async function requestToken(ctx: GraphContext, shortname: AppShortname): Promise<Token> {
   const { clientId, clientSecret } = azureApp(shortname);
-  const tenant = ctx.credentials.email.split('@')[1] ?? '';
+  const tenant = ctx.credentials.tenant ?? ctx.credentials.email.split('@')[1] ?? '';
   const login = ctx.http.with({
     baseUrl: ctx.config.loginUrl,
     // The token endpoint answers its refusals as 400/401 with an AADSTS code; they are sorted out below.
