@@ -30,7 +30,7 @@ import { PHOTO_IMAGE } from '../../images';
 import { appsCopy } from '../../strings';
 import { uploadFiles } from '../../screens/files/api';
 import { ImagePicker } from '../ImagePicker';
-import { useInstallApp, useOAuthConnect } from './apps-api';
+import { useAdminConsentConnect, useInstallApp, useOAuthConnect } from './apps-api';
 import { openOAuthPopup } from './oauth-popup';
 import { notifyFailure } from '../toast';
 import { definitionOf, type AppEntry } from './apps-view';
@@ -58,7 +58,8 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
   const [generatedId] = useState(newTraceId);
   const install = useInstallApp();
   const oauth = useOAuthConnect();
-  const pending = install.isPending || oauth.isPending;
+  const adminConsent = useAdminConsentConnect();
+  const pending = install.isPending || oauth.isPending || adminConsent.isPending;
   const filled = isConnectFormFilled(form, values);
 
   const submit = (event: FormEvent) => {
@@ -93,12 +94,32 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
       );
       return;
     }
+    const body = { ...request.body, ...(target.reconnect ? { appId: target.reconnect.id } : {}) };
+    if (form.consent === 'microsoftAdminConsent') {
+      const popup = openOAuthPopup();
+      if (!popup) {
+        notifyFailure(appStrings.POPUP_BLOCKED, APP_FAILURE_TOAST_MS);
+        return;
+      }
+      adminConsent.mutate(
+        {
+          app: app.shortname,
+          displayName: app.displayName,
+          form,
+          popup,
+          email: String(request.body.options.email),
+          body,
+        },
+        { onSuccess: (connected) => connected && onClose() },
+      );
+      return;
+    }
     install.mutate(
       {
         app: app.shortname,
         displayName: app.displayName,
         form,
-        body: { ...request.body, ...(target.reconnect ? { appId: target.reconnect.id } : {}) },
+        body,
       },
       { onSuccess: onClose },
     );
