@@ -38,3 +38,14 @@ export const adminConsentStartRequestSchema = z.object({
   appId: z.uuid().optional(),
 });
 export type AdminConsentStartRequest = z.input<typeof adminConsentStartRequestSchema>;
+
+/**
+ * What a Google Workspace super admin authorises in the Admin console for an org connection (domain-wide
+ * delegation has no consent redirect): the service account's client ID (never its key) and the scopes to paste.
+ */
+export const delegationResponseSchema = z.object({
+  clientId: z.string(),
+  scopes: z.array(z.string()),
+  adminConsoleUrl: z.url(),
+});
+export type DelegationResponse = z.infer<typeof delegationResponseSchema>;

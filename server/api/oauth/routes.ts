@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { appParamsSchema } from '../../../common/api/apps';
 import {
   adminConsentStartRequestSchema,
+  delegationResponseSchema,
   oauthStartRequestSchema,
   oauthStartResponseSchema,
   type OAuthResult,
@@ -11,6 +12,7 @@ import {
 import type { ServerContext } from '../../context';
 import { viewerOf } from '../../policies/access';
 import { beginAdminConsent, finishAdminConsent } from './admin-consent';
+import { delegationOf } from './delegation';
 import { beginAppOAuth, finishAppOAuth, resultPage, spentCookie } from './flow';
 
 /** The popup's last page, which hands `result` to the opener; its one script runs by nonce. */
@@ -29,7 +31,7 @@ function sendResultPage(ctx: ServerContext, reply: FastifyReply, result: OAuthRe
 
 /**
  * Connecting apps through the OAuth popup (spec shell-and-account §7.3 `PUT /oauth/{app}`), and the admin-consent
- * popup of Microsoft apps' org connections (apps-and-connections §7).
+ * popup of Microsoft apps' org connections and the domain-wide delegation Google apps' need (apps-and-connections §7).
  */
 export const appOAuthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { ctx } = app;
@@ -76,6 +78,15 @@ export const appOAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('set-cookie', cookie).header('cache-control', 'no-store');
       return { url };
     },
+  );
+
+  app.get(
+    '/oauth/:app/delegation',
+    {
+      config: { access: 'admin' },
+      schema: { params: appParamsSchema, response: { 200: delegationResponseSchema } },
+    },
+    async (request) => delegationOf(request.params.app),
   );
 
   // Entra ID's redirect after the admin consented (or declined), in the popup, as the OAuth callback.
