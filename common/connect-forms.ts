@@ -62,6 +62,12 @@ export const connectFormCopy = {
   GITLAB_SELF_MANAGED: 'Org connections support self-managed GitLab instances only, with the api scope.',
   MARKETPLACE_DOMAIN: (domain: string) =>
     `Use an administrator account with an email address at ${domain}; a window opens to grant access.`,
+  delegation: {
+    TITLE: 'Domain-wide delegation',
+    CLIENT_ID: "Scout's client ID",
+    SCOPES: 'OAuth scopes (comma-delimited)',
+    OPEN_ADMIN_CONSOLE: 'Open domain-wide delegation in the Google Admin console',
+  },
   STACKOVERFLOW_CUSTOM_DOMAIN:
     'A custom domain is for Stack Overflow for Teams Enterprise and for individual connections only.',
   step: {

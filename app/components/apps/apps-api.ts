@@ -10,6 +10,7 @@ import {
   type InstallRequest,
 } from '../../../common/api/apps';
 import {
+  delegationResponseSchema,
   oauthStartResponseSchema,
   type AdminConsentStartRequest,
   type OAuthStartRequest,
@@ -39,6 +40,8 @@ export const appsApi = {
     api.put(`oauth/${encodeURIComponent(app)}`, { body, schema: oauthStartResponseSchema }),
   startAdminConsent: (app: string, body: AdminConsentStartRequest) =>
     api.put(`oauth/${encodeURIComponent(app)}/admin-consent`, { body, schema: oauthStartResponseSchema }),
+  delegation: (app: string, signal?: AbortSignal) =>
+    api.get(`oauth/${encodeURIComponent(app)}/delegation`, { schema: delegationResponseSchema, signal }),
   disconnect: (app: string, connection: Pick<AppConnectionView, 'id' | 'isOrg'>) =>
     api.delete(`app/disconnect_app_name/${encodeURIComponent(app)}`, {
       query: { admin: connection.isOrg, appId: connection.id },
@@ -54,6 +57,16 @@ export function useApps() {
     queryFn: ({ signal }) => appsApi.list(signal),
     refetchInterval: (query) =>
       query.state.data && isSettling(query.state.data.apps) ? APPS_POLL_MS : false,
+  });
+}
+
+/** What a Google Workspace admin authorises in the Admin console before an org connect (none for other apps). */
+export function useDelegation(app: string, needed: boolean) {
+  return useQuery({
+    queryKey: [...APPS_QUERY_ROOT, 'delegation', app],
+    enabled: needed,
+    queryFn: ({ signal }) => appsApi.delegation(app, signal),
+    retry: false,
   });
 }
 
