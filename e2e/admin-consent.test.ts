@@ -1,12 +1,17 @@
 // The admin-consent popup of a Microsoft org connection (spec apps-and-connections §5, §7) in a real browser: an
 // admin connects SharePoint org-wide, grants consent on the fake tenant's adminconsent page in the popup, and the
-// connection syncs to Connected; with popups blocked the dialog says so and nothing is started.
+// connection syncs to Connected; with popups blocked the dialog says so and nothing is started. A Google org connect
+// has no consent page: its dialog shows what to authorise in the Admin console instead.
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { LoginTokens } from '../common/api/session';
+import { connectFormCopy } from '../common/connect-forms';
 import { apps as appStrings } from '../common/strings';
+import { GMAIL_SCOPES } from '../connectors/gmail';
+import { DIRECTORY_USERS_SCOPE } from '../connectors/google/members';
 import { sharepointConnector } from '../connectors/sharepoint';
 import {
   CLIENT_ID,
@@ -27,6 +32,15 @@ import { openSignedIn } from './browser';
 const WAIT_MS = 15_000;
 const SYNC_WAIT_MS = 90_000;
 const DOMAIN = 'contoso-consent.test';
+
+const SERVICE_ACCOUNT = {
+  type: 'service_account',
+  client_email: 'scout@scout-project.iam.gserviceaccount.com',
+  client_id: '104729384756102938475',
+  private_key: generateKeyPairSync('rsa', { modulusLength: 2048 })
+    .privateKey.export({ type: 'pkcs8', format: 'pem' })
+    .toString(),
+};
 
 let scout: TestServer;
 let work: BackgroundWork;
@@ -49,6 +63,7 @@ function freePort(): Promise<number> {
 beforeAll(async () => {
   vi.stubEnv('SCOUT_OAUTH_SHAREPOINT_CLIENT_ID', CLIENT_ID);
   vi.stubEnv('SCOUT_OAUTH_SHAREPOINT_CLIENT_SECRET', CLIENT_SECRET);
+  vi.stubEnv('SCOUT_GOOGLE_SERVICE_ACCOUNT', JSON.stringify(SERVICE_ACCOUNT));
   tenant = await startGraphTenantFake({ tenant: DOMAIN, pageSize: 50 });
   // Not consented yet: only the popup's Allow lets the install take a token.
   tenant.revokeConsent();
@@ -78,11 +93,11 @@ afterAll(async () => {
   vi.unstubAllEnvs();
 });
 
-/** Opens SharePoint's org connect dialog from the app store and types the admin's email. */
-async function openOrgDialog(page: Page): Promise<void> {
+/** Opens an app's org connect dialog from the app store and types the admin's email. */
+async function openOrgDialog(page: Page, app = 'sharepoint'): Promise<void> {
   await page.getByTestId('app-store').waitFor({ timeout: WAIT_MS });
-  await page.getByTestId('app-store-search').fill('sharepoint');
-  const card = page.locator('[data-testid="app-card"][data-app="sharepoint"]');
+  await page.getByTestId('app-store-search').fill(app);
+  const card = page.locator(`[data-testid="app-card"][data-app="${app}"]`);
   await card.getByTestId('connect-button').click();
   const orgItem = page.getByTestId('connect-org');
   const dialog = page.getByTestId('connect-dialog');
@@ -122,6 +137,27 @@ describe('the Microsoft admin-consent popup', () => {
     }
   });
 
+  it("shows a Google org connect the client ID, the scopes and the Admin console's delegation page", async () => {
+    const { page, close } = await openSignedIn(baseUrl, adminTokens, '/integrations');
+    try {
+      await openOrgDialog(page, 'gmail');
+      const delegation = page.getByTestId('connect-delegation');
+      await delegation.waitFor({ timeout: WAIT_MS });
+      expect(await delegation.getByTestId('delegation-client-id').textContent()).toBe(
+        SERVICE_ACCOUNT.client_id,
+      );
+      expect(await delegation.getByTestId('delegation-scopes').textContent()).toBe(
+        [DIRECTORY_USERS_SCOPE, ...GMAIL_SCOPES].join(','),
+      );
+      const link = delegation.getByRole('link', { name: connectFormCopy.delegation.OPEN_ADMIN_CONSOLE });
+      expect(await link.getAttribute('href')).toBe('https://admin.google.com/ac/owl/domainwidedelegation');
+      expect(await link.getAttribute('target')).toBe('_blank');
+      expect(await page.content()).not.toContain('PRIVATE KEY');
+    } finally {
+      await close();
+    }
+  });
+
   it(
     'walks the admin-consent page in the popup to a connected SharePoint org connection',
     async () => {
@@ -136,9 +172,8 @@ describe('the Microsoft admin-consent popup', () => {
         const closed = popup.waitForEvent('close', { timeout: WAIT_MS });
         await popup.getByRole('button', { name: 'Allow' }).click();
         await closed;
-        // Headless Chromium leaves the opener in the background, where the toast's transition never runs.
+        // The popup leaves the opener in the background; the admin returns to it.
         await page.bringToFront();
-        await page.getByText(appStrings.connected('SharePoint')).waitFor({ timeout: WAIT_MS });
         await page.getByTestId('connect-dialog').waitFor({ state: 'detached', timeout: WAIT_MS });
 
         const [row, ...more] = await scout.store.db.select().from(appConnections);

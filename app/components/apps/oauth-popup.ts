@@ -30,8 +30,13 @@ export function awaitOAuthResult(popup: Window, app: string): Promise<OAuthResul
         finish(parsed.data);
     }
     window.addEventListener('message', onMessage);
+    // The callback page posts its result and closes itself at once, and the browser may run this poll before the
+    // message's task: a window seen closed gets one more poll for its message to arrive.
+    let seenClosed = false;
     timer = window.setInterval(() => {
-      if (popup.closed) finish('closed');
+      if (!popup.closed) return;
+      if (seenClosed) finish('closed');
+      seenClosed = true;
     }, POPUP_CLOSED_POLL_MS);
   });
 }
