@@ -158,6 +158,14 @@ describe('connect dialogs', () => {
     expect(connectFormOf(app('gdrive'), false, 'acme.test').payload).toBe('oauth');
   });
 
+  it('gets org-wide access first: Microsoft by the admin-consent popup, Google by domain-wide delegation', () => {
+    expect(connectFormOf(app('sharepoint'), true, 'acme.test').consent).toBe('microsoftAdminConsent');
+    expect(connectFormOf(app('outlook'), true, 'acme.test').consent).toBe('microsoftAdminConsent');
+    expect(connectFormOf(app('gmail'), true, 'acme.test').consent).toBe('googleDelegation');
+    expect(connectFormOf(app('gmail'), false, 'acme.test').consent).toBeUndefined();
+    expect(connectFormOf(app('slack'), true, 'acme.test').consent).toBeUndefined();
+  });
+
   it('lists the requirement notes of §5 and §6', () => {
     expect(connectFormOf(app('github'), true, 'a.test').requirements).toContain(
       'Org connections need a GitHub Enterprise plan with SAML single sign-on.',

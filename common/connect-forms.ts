@@ -34,6 +34,11 @@ export interface ConnectField {
 
 export interface ConnectForm {
   readonly payload: InstallPayloadKind;
+  /**
+   * How a marketplace org connect gets its org-wide access first: Microsoft's admin-consent popup, or Google's
+   * domain-wide delegation, which the admin authorises in the Admin console (no redirect comes back).
+   */
+  readonly consent?: 'microsoftAdminConsent' | 'googleDelegation';
   readonly instructions: readonly string[];
   readonly fields: readonly ConnectField[];
   /** What the connecting account or the org needs (plans, roles, settings in the vendor's app). */
@@ -57,6 +62,12 @@ export const connectFormCopy = {
   GITLAB_SELF_MANAGED: 'Org connections support self-managed GitLab instances only, with the api scope.',
   MARKETPLACE_DOMAIN: (domain: string) =>
     `Use an administrator account with an email address at ${domain}; a window opens to grant access.`,
+  delegation: {
+    TITLE: 'Domain-wide delegation',
+    CLIENT_ID: "Scout's client ID",
+    SCOPES: 'OAuth scopes (comma-delimited)',
+    OPEN_ADMIN_CONSOLE: 'Open domain-wide delegation in the Google Admin console',
+  },
   STACKOVERFLOW_CUSTOM_DOMAIN:
     'A custom domain is for Stack Overflow for Teams Enterprise and for individual connections only.',
   step: {
@@ -79,10 +90,15 @@ export const connectFormCopy = {
       'Enter your team slug, or your custom domain, and the email address of your account.',
       'Click Connect.',
     ],
-    marketplace: (app: string) => [
-      `Enter the email address of an administrator of your ${app} tenant.`,
-      // no consent popup yet: the admin grants org-wide access at the vendor first (README: org connections)
-      'Click Connect. Scout reads with the org-wide access your administrator granted it: admin consent in Microsoft 365, domain-wide delegation in Google Workspace.',
+    microsoftAdminConsent: (app: string) => [
+      `Enter the email address of an Azure Global Administrator of your ${app} tenant.`,
+      'Click Connect: a window opens where the administrator grants Scout admin consent for the whole tenant.',
+      'The window closes and Scout starts indexing.',
+    ],
+    googleDelegation: (app: string) => [
+      `Enter the email address of a Google Workspace administrator (${app} is read on behalf of your organisation's users).`,
+      "Open the Admin console's domain-wide delegation page, click Add new, and paste Scout's client ID and the scopes shown below.",
+      'Click Connect: Scout checks that the delegation is authorised and starts indexing.',
     ],
     apiKey: (app: string) => [
       `Sign in to ${app} and open its settings.`,
@@ -163,7 +179,8 @@ const OAUTH_FIELDS: Partial<Record<AppShortname, readonly ConnectField[]>> = {
   helpscout: [field('apiKey', F.API_KEY, 'password')],
 };
 
-const MICROSOFT_APPS: ReadonlySet<AppShortname> = new Set<AppShortname>([
+/** Microsoft 365 apps: their org connections run on the tenant's admin consent (spec §7). */
+export const MICROSOFT_APPS: ReadonlySet<AppShortname> = new Set<AppShortname>([
   'outlook',
   'onedrive',
   'sharepoint',
@@ -289,14 +306,17 @@ export function connectFormOf(app: AppDefinition, isOrg: boolean, orgDomain: str
         requirements,
         credentialName: CREDENTIAL_NAMES.personalAccessToken,
       };
-    case 'marketplace':
+    case 'marketplace': {
+      const consent = has(MICROSOFT_APPS, name) ? 'microsoftAdminConsent' : 'googleDelegation';
       return {
         payload: kind,
-        instructions: S.marketplace(app.displayName),
+        consent,
+        instructions: S[consent](app.displayName),
         fields: [field('email', F.EMAIL, 'email', `admin@${orgDomain}`)],
         requirements,
         credentialName: CREDENTIAL_NAMES.credentials,
       };
+    }
     case 'apiKey': {
       const fields = API_KEY_APPS[name] ?? [apiKeyField];
       const subdomain = fields.some((f) => f.key === 'subdomain');

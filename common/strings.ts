@@ -436,4 +436,6 @@ export const fakeVendors = {
   allowExplanation: (vendor: string) =>
     `This is not ${vendor}: Scout's development mode runs a fake of it on this machine. Allowing connects Scout to its made-up workspace.`,
   ALLOW: 'Allow',
+  /** Ours: the fake admin-consent page's refusal, so tests and a person trying dev mode can decline. */
+  DENY: 'Deny',
 } as const;

@@ -27,3 +27,25 @@ export const oauthResultSchema = z.object({
   connectionId: z.string().optional(),
 });
 export type OAuthResult = z.infer<typeof oauthResultSchema>;
+
+/**
+ * Starts the admin-consent popup of a Microsoft app's org connection (spec §5, §7: the Microsoft adminConsent page,
+ * tenant = org domain): the admin's email on the org's domain, as the marketplace install that follows carries it.
+ */
+export const adminConsentStartRequestSchema = z.object({
+  email: z.email(),
+  /** An existing connection to reconnect. */
+  appId: z.uuid().optional(),
+});
+export type AdminConsentStartRequest = z.input<typeof adminConsentStartRequestSchema>;
+
+/**
+ * What a Google Workspace super admin authorises in the Admin console for an org connection (domain-wide
+ * delegation has no consent redirect): the service account's client ID (never its key) and the scopes to paste.
+ */
+export const delegationResponseSchema = z.object({
+  clientId: z.string(),
+  scopes: z.array(z.string()),
+  adminConsoleUrl: z.url(),
+});
+export type DelegationResponse = z.infer<typeof delegationResponseSchema>;

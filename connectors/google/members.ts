@@ -144,6 +144,7 @@ export function withWorkspaceOrgConnection(
   return defineConnector({
     ...connector,
     installPayload: { org: 'marketplace', individual: 'oauth' },
+    delegatedScopes: [DIRECTORY_USERS_SCOPE, ...scopes],
     credentialsSchema: googleCredentialsSchema,
     configSchema: googleConfigSchema,
 

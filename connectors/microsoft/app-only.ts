@@ -28,8 +28,15 @@ const TOKEN_MARGIN_MS = 5 * 60_000;
 /** Graph's largest page for directory listings. */
 export const DIRECTORY_PAGE = 999;
 
-/** The marketplace install payload (spec §7): the consenting admin's email names the tenant. */
-export const tenantCredentialsSchema = z.object({ email: z.email(), marketplace: z.literal(true) });
+/**
+ * The marketplace install payload (spec §7): the admin's email names the tenant by its domain, unless the admin
+ * consent popup answered the tenant's id (server/api/oauth/admin-consent.ts), which the server adds.
+ */
+export const tenantCredentialsSchema = z.object({
+  email: z.email(),
+  marketplace: z.literal(true),
+  tenant: z.string().min(1).optional(),
+});
 export type TenantCredentials = z.output<typeof tenantCredentialsSchema>;
 /** `baseUrl` and `loginUrl` point a test at its fake, by the SDK's convention. */
 export const tenantConfigSchema = z.object({
@@ -67,7 +74,7 @@ async function requestToken(
   credentialName: CredentialName,
 ): Promise<Token> {
   const { clientId, clientSecret } = azureApp(shortname);
-  const tenant = ctx.credentials.email.split('@')[1] ?? '';
+  const tenant = ctx.credentials.tenant ?? ctx.credentials.email.split('@')[1] ?? '';
   const login = ctx.http.with({
     baseUrl: ctx.config.loginUrl,
     // The token endpoint answers its refusals as 400/401 with an AADSTS code; they are sorted out below.

@@ -1,5 +1,8 @@
 // The Microsoft identity platform's token endpoint for the Graph fakes (Outlook, Teams): a refresh grant rotates
-// both tokens, as Entra ID does; the access token can be made to lapse and the refresh token to be refused.
+// both tokens, as Entra ID does; the access token can be made to lapse and the refresh token to be refused. Also
+// the admin-consent page an org connection opens in its popup.
+import { fakeVendors } from '../../common/strings';
+import { escapeHtml } from '../sdk/fake-oauth';
 import type { FakeRequest, FakeResponse, FakeServer } from '../sdk/fake-server';
 
 export const FAKE_CLIENT = { id: 'scout-graph-client', secret: 'scout-graph-secret' };
@@ -101,4 +104,67 @@ export function fakeIdentityPlatform(server: FakeServer, prefix: string, tenant 
       appTokens.clear();
     },
   };
+}
+
+export interface FakeAdminConsentOptions {
+  readonly clientId: string;
+  /** The tenant's id (a GUID at Entra ID): the redirect names the consenting tenant by it. */
+  readonly tenantId: string;
+  /** Whether the address's `{tenant}` names this tenant: its domain, its id, or 'organizations'. */
+  readonly knows: (tenant: string) => boolean;
+  /** The admin allowed: the app may now take app-only tokens for the tenant. */
+  readonly onConsent: () => void;
+}
+
+/**
+ * The identity platform's admin-consent endpoint (`/{tenant}/adminconsent`): a page with Allow and Deny that
+ * redirects to `redirect_uri` as Entra ID does, with `admin_consent=True`, the tenant's id and the state, or with
+ * `error` and `error_description` when the admin declines.
+ */
+export function fakeAdminConsent(server: FakeServer, options: FakeAdminConsentOptions): void {
+  server.route('GET', '/:tenant/adminconsent', ({ params, query }) => {
+    if (query.get('client_id') !== options.clientId || !options.knows(params.tenant ?? ''))
+      return {
+        status: 400,
+        json: { error: 'invalid_request', error_description: 'AADSTS700016: Application not found.' },
+      };
+    if (!URL.canParse(query.get('redirect_uri') ?? ''))
+      return { status: 400, json: { error: 'invalid_request' } };
+    const kept = ['redirect_uri', 'state']
+      .map((key) => `<input type="hidden" name="${key}" value="${escapeHtml(query.get(key) ?? '')}">`)
+      .join('');
+    const title = escapeHtml(fakeVendors.allowTitle('Microsoft'));
+    return {
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      body: `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title></head>
+<body>
+<h1>${title}</h1>
+<p>${escapeHtml(fakeVendors.allowExplanation('Microsoft'))}</p>
+<form method="post">${kept}<button type="submit" name="decision" value="allow">${fakeVendors.ALLOW}</button>
+<button type="submit" name="decision" value="deny">${fakeVendors.DENY}</button></form>
+</body></html>
+`,
+    };
+  });
+
+  server.route('POST', '/:tenant/adminconsent', ({ body }) => {
+    const form = new URLSearchParams(body);
+    const redirectUri = form.get('redirect_uri') ?? '';
+    if (!URL.canParse(redirectUri)) return { status: 400, json: { error: 'invalid_request' } };
+    const target = new URL(redirectUri);
+    if (form.get('decision') === 'allow') {
+      options.onConsent();
+      target.searchParams.set('admin_consent', 'True');
+      target.searchParams.set('tenant', options.tenantId);
+    } else {
+      target.searchParams.set('error', 'access_denied');
+      target.searchParams.set(
+        'error_description',
+        'AADSTS65004: User declined to consent to access the app.',
+      );
+    }
+    target.searchParams.set('state', form.get('state') ?? '');
+    return { status: 302, headers: { location: target.href } };
+  });
 }

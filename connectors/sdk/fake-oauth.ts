@@ -34,7 +34,8 @@ interface Grant {
   readonly challenge: string | null;
 }
 
-const escapeHtml = (text: string) =>
+/** Text for an HTML page of a fake (the vendors' pages echo what the address carried). */
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,

@@ -317,6 +317,11 @@ export interface Connector<Credentials, Config> {
    * `listIds` cannot know them.
    */
   readonly pushed?: boolean;
+  /**
+   * An org connection through a service account with domain-wide delegation (Google Workspace): the OAuth scopes
+   * the Workspace's super admin authorises for its client ID in the Admin console, as the connect dialog lists them.
+   */
+  readonly delegatedScopes?: readonly string[];
 
   /**
    * Checks the credentials with one cheap call. Throws InvalidCredentialsError or PermissionMismatchError (the

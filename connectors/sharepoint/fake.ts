@@ -4,9 +4,12 @@
 // compile. Everything a test needs to change is scriptable: edits, moves, deletes, sharing, group membership,
 // tokens that expire early and delta tokens too old to follow (410).
 import type { Drive, DriveItem, Group, Permission, Site, User } from '@microsoft/microsoft-graph-types';
+import { fakeAdminConsent } from '../microsoft/fake-identity';
 import { startFakeServer, type FakeRequest, type FakeResponse, type FakeServer } from '../sdk/fake-server';
 
 export const TENANT = 'contoso.com';
+/** The tenant's id, which admin consent answers and the token endpoint takes as well as the domain. */
+export const TENANT_ID = '6f1c3b2a-4d5e-4f60-8a7b-9c0d1e2f3a4b';
 export const CLIENT_ID = 'scout-graph-client';
 export const CLIENT_SECRET = 'scout-graph-secret-7f3a';
 export const ADMIN_EMAIL = `admin@${TENANT}`;
@@ -230,7 +233,7 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
   const login = await startFakeServer();
   login.route('POST', '/:tenant/oauth2/v2.0/token', (request): FakeResponse => {
     const form = new URLSearchParams(request.body);
-    if (request.params.tenant !== tenant)
+    if (request.params.tenant !== tenant && request.params.tenant !== TENANT_ID)
       return {
         status: 400,
         json: { error: 'invalid_request', error_description: 'AADSTS90002: Tenant not found.' },
@@ -256,6 +259,15 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
     const token = `graph-token-${++issued}`;
     validTokens.add(token);
     return { json: { token_type: 'Bearer', expires_in: 3599, access_token: token } };
+  });
+
+  fakeAdminConsent(login, {
+    clientId: CLIENT_ID,
+    tenantId: TENANT_ID,
+    knows: (name) => name === tenant || name === TENANT_ID || name === 'organizations',
+    onConsent: () => {
+      consented = true;
+    },
   });
 
   const graph = await startFakeServer();

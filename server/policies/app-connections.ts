@@ -15,7 +15,7 @@ import { ConnectionStatus } from '../../common/connection-status';
 import { Feature, planAllows } from '../../common/plans';
 import { apps } from '../../common/strings';
 import type { Viewer } from '../context';
-import { appConnections, type AppConnection } from '../db/schema';
+import { appConnections, orgs, type AppConnection } from '../db/schema';
 import type { Db } from '../db/store';
 import { ApiError, badRequest, conflict, forbidden } from '../errors';
 import { orgSubscriptions } from '../orgs/load';
@@ -122,4 +122,15 @@ export function assertMayDisconnect(
     return;
   }
   if (connection.userId !== viewer.userId) throw forbidden();
+}
+
+/**
+ * Spec §5: a marketplace org connect (Google Workspace, Microsoft) names an administrator on the org's own domain,
+ * the domain its Google Workspace or Microsoft tenant is at.
+ */
+export async function assertOrgDomainEmail(db: Db, orgId: string, email: string): Promise<void> {
+  const [org] = await db.select({ domain: orgs.domain }).from(orgs).where(eq(orgs.id, orgId)).limit(1);
+  const domain = (org?.domain ?? '').toLowerCase();
+  if (!domain || email.split('@')[1]?.toLowerCase() !== domain)
+    throw badRequest(apps.marketplaceEmailDomain(domain), 'VALIDATION_FAILED');
 }

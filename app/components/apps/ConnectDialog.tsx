@@ -1,6 +1,8 @@
 import {
   Alert,
+  Anchor,
   Button,
+  Code,
   FileInput,
   Group,
   List,
@@ -15,6 +17,7 @@ import { useState, type ChangeEvent, type FormEvent } from 'react';
 import type { AppConnectionView } from '../../../common/api/apps';
 import { uploadMessages } from '../../../common/api/uploads';
 import {
+  connectFormCopy,
   connectFormOf,
   connectRequestOf,
   isConnectFormFilled,
@@ -30,7 +33,7 @@ import { PHOTO_IMAGE } from '../../images';
 import { appsCopy } from '../../strings';
 import { uploadFiles } from '../../screens/files/api';
 import { ImagePicker } from '../ImagePicker';
-import { useInstallApp, useOAuthConnect } from './apps-api';
+import { useAdminConsentConnect, useDelegation, useInstallApp, useOAuthConnect } from './apps-api';
 import { openOAuthPopup } from './oauth-popup';
 import { notifyFailure } from '../toast';
 import { definitionOf, type AppEntry } from './apps-view';
@@ -58,7 +61,8 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
   const [generatedId] = useState(newTraceId);
   const install = useInstallApp();
   const oauth = useOAuthConnect();
-  const pending = install.isPending || oauth.isPending;
+  const adminConsent = useAdminConsentConnect();
+  const pending = install.isPending || oauth.isPending || adminConsent.isPending;
   const filled = isConnectFormFilled(form, values);
 
   const submit = (event: FormEvent) => {
@@ -93,12 +97,32 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
       );
       return;
     }
+    const body = { ...request.body, ...(target.reconnect ? { appId: target.reconnect.id } : {}) };
+    if (form.consent === 'microsoftAdminConsent') {
+      const popup = openOAuthPopup();
+      if (!popup) {
+        notifyFailure(appStrings.POPUP_BLOCKED, APP_FAILURE_TOAST_MS);
+        return;
+      }
+      adminConsent.mutate(
+        {
+          app: app.shortname,
+          displayName: app.displayName,
+          form,
+          popup,
+          email: String(request.body.options.email),
+          body,
+        },
+        { onSuccess: (connected) => connected && onClose() },
+      );
+      return;
+    }
     install.mutate(
       {
         app: app.shortname,
         displayName: app.displayName,
         form,
-        body: { ...request.body, ...(target.reconnect ? { appId: target.reconnect.id } : {}) },
+        body,
       },
       { onSuccess: onClose },
     );
@@ -161,6 +185,7 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
               {error}
             </Text>
           )}
+          {form.consent === 'googleDelegation' && <DelegationDetails app={app.shortname} />}
           {form.requirements.length > 0 && (
             <Alert
               variant="light"
@@ -198,6 +223,39 @@ export function ConnectDialog({ target, onClose }: { target: ConnectTarget; onCl
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/**
+ * Google's domain-wide delegation has no consent page to open: the super admin pastes Scout's client ID and the
+ * scopes into the Admin console's delegation page, which the link opens in a new tab; Connect then checks it.
+ */
+function DelegationDetails({ app }: { app: string }) {
+  const delegation = useDelegation(app, true);
+  const copy = connectFormCopy.delegation;
+  if (delegation.isError)
+    return (
+      <Text c="red" size="sm">
+        {serverMessageOf(delegation.error) ?? appsCopy.UNAVAILABLE}
+      </Text>
+    );
+  if (!delegation.data) return null;
+  return (
+    <Alert variant="light" color="blue" title={copy.TITLE} data-testid="connect-delegation">
+      <Stack gap={6}>
+        <Text size="sm">{copy.CLIENT_ID}</Text>
+        <Code block data-testid="delegation-client-id">
+          {delegation.data.clientId}
+        </Code>
+        <Text size="sm">{copy.SCOPES}</Text>
+        <Code block data-testid="delegation-scopes">
+          {delegation.data.scopes.join(',')}
+        </Code>
+        <Anchor href={delegation.data.adminConsoleUrl} target="_blank" rel="noopener noreferrer" size="sm">
+          {copy.OPEN_ADMIN_CONSOLE}
+        </Anchor>
+      </Stack>
+    </Alert>
   );
 }
 

@@ -9,7 +9,12 @@ import {
   type AppsResponse,
   type InstallRequest,
 } from '../../../common/api/apps';
-import { oauthStartResponseSchema, type OAuthStartRequest } from '../../../common/api/oauth';
+import {
+  delegationResponseSchema,
+  oauthStartResponseSchema,
+  type AdminConsentStartRequest,
+  type OAuthStartRequest,
+} from '../../../common/api/oauth';
 import { getApp, isInstant } from '../../../common/catalogue';
 import { installFailureMessage, type ConnectForm } from '../../../common/connect-forms';
 import { APP_FAILURE_TOAST_MS, APP_INSTALL_SUCCESS_TOAST_MS } from '../../../common/limits';
@@ -33,6 +38,10 @@ export const appsApi = {
     api.put(`app/install/${encodeURIComponent(app)}`, { body, schema: installResponseSchema }),
   startOAuth: (app: string, body: OAuthStartRequest) =>
     api.put(`oauth/${encodeURIComponent(app)}`, { body, schema: oauthStartResponseSchema }),
+  startAdminConsent: (app: string, body: AdminConsentStartRequest) =>
+    api.put(`oauth/${encodeURIComponent(app)}/admin-consent`, { body, schema: oauthStartResponseSchema }),
+  delegation: (app: string, signal?: AbortSignal) =>
+    api.get(`oauth/${encodeURIComponent(app)}/delegation`, { schema: delegationResponseSchema, signal }),
   disconnect: (app: string, connection: Pick<AppConnectionView, 'id' | 'isOrg'>) =>
     api.delete(`app/disconnect_app_name/${encodeURIComponent(app)}`, {
       query: { admin: connection.isOrg, appId: connection.id },
@@ -48,6 +57,16 @@ export function useApps() {
     queryFn: ({ signal }) => appsApi.list(signal),
     refetchInterval: (query) =>
       query.state.data && isSettling(query.state.data.apps) ? APPS_POLL_MS : false,
+  });
+}
+
+/** What a Google Workspace admin authorises in the Admin console before an org connect (none for other apps). */
+export function useDelegation(app: string, needed: boolean) {
+  return useQuery({
+    queryKey: [...APPS_QUERY_ROOT, 'delegation', app],
+    enabled: needed,
+    queryFn: ({ signal }) => appsApi.delegation(app, signal),
+    retry: false,
   });
 }
 
@@ -122,6 +141,52 @@ export function useOAuthConnect() {
         input.displayName,
         definition ? isInstant(definition, input.body.admin ?? false) : false,
       );
+      return true;
+    },
+    onError: (error, { displayName, form }) =>
+      notifyFailure(installErrorMessage(error, form, displayName), APP_FAILURE_TOAST_MS),
+  });
+}
+
+/**
+ * A Microsoft app's org connect: the tenant's admin consent in the popup (opened by the click itself), then the
+ * marketplace install, which the server completes with the consented tenant. Resolves true when the app got
+ * connected; a popup closed before the consent ends it quietly, as the OAuth popup does.
+ */
+export function useAdminConsentConnect() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: {
+      app: string;
+      displayName: string;
+      form: ConnectForm;
+      popup: Window;
+      email: string;
+      body: InstallRequest;
+    }): Promise<boolean> => {
+      let url: string;
+      try {
+        ({ url } = await appsApi.startAdminConsent(input.app, {
+          email: input.email,
+          ...(input.body.appId ? { appId: input.body.appId } : {}),
+        }));
+      } catch (error) {
+        input.popup.close();
+        throw error;
+      }
+      input.popup.location.href = url;
+      const result = await awaitOAuthResult(input.popup, input.app);
+      if (result === 'closed') return false;
+      if (!result.success) {
+        notifyFailure(
+          result.message ?? appStrings.oauthInstallFailed(input.displayName),
+          APP_FAILURE_TOAST_MS,
+        );
+        return false;
+      }
+      const { connection } = await appsApi.install(input.app, input.body);
+      notifyConnected(input.displayName, connection.isInstant);
+      void queryClient.invalidateQueries({ queryKey: APPS_QUERY_ROOT });
       return true;
     },
     onError: (error, { displayName, form }) =>

@@ -1,7 +1,7 @@
-// The OAuth connect popup (spec apps-and-connections §5, §7; shell-and-account §7.3 `PUT /oauth/{app}`). The window
-// is opened inside the click, before the call that answers its address, because browsers block popups opened
-// after an await; then the page waits for the callback's message, or notices the window closing (polled every
-// 250 ms), whichever comes first.
+// The OAuth connect popup (spec apps-and-connections §5, §7; shell-and-account §7.3 `PUT /oauth/{app}`), also the
+// Microsoft admin-consent popup of an org connection. The window is opened inside the click, before the call that
+// answers its address, because browsers block popups opened after an await; then the page waits for the
+// callback's message, or notices the window closing (polled every 250 ms), whichever comes first.
 import { OAUTH_RESULT_MESSAGE, oauthResultSchema, type OAuthResult } from '../../../common/api/oauth';
 import { POPUP_CLOSED_POLL_MS } from '../../../common/limits';
 
@@ -30,8 +30,13 @@ export function awaitOAuthResult(popup: Window, app: string): Promise<OAuthResul
         finish(parsed.data);
     }
     window.addEventListener('message', onMessage);
+    // The callback page posts its result and closes itself at once, and the browser may run this poll before the
+    // message's task: a window seen closed gets one more poll for its message to arrive.
+    let seenClosed = false;
     timer = window.setInterval(() => {
-      if (popup.closed) finish('closed');
+      if (!popup.closed) return;
+      if (seenClosed) finish('closed');
+      seenClosed = true;
     }, POPUP_CLOSED_POLL_MS);
   });
 }

@@ -25,12 +25,18 @@ import { appConnections, orgs, type AppConnection } from '../../db/schema';
 import type { Db } from '../../db/store';
 import { ApiError, badRequest, notFound } from '../../errors';
 import { viewerOf } from '../../policies/access';
-import { assertMayConnectNow, assertMayDisconnect, notConnectable } from '../../policies/app-connections';
+import {
+  assertMayConnectNow,
+  assertMayDisconnect,
+  assertOrgDomainEmail,
+  notConnectable,
+} from '../../policies/app-connections';
 import { presentAppConnection } from '../../presenters/app-connection';
 import { connectionItemCounts, encryptCredentials } from '../../sync/connections';
 import { enqueueSync, startDisconnect } from '../../sync/jobs';
 import { connectableAs, getConnector, type RegisteredConnector } from '../../sync/registry';
 import { siteArchivesFor } from '../../uploads/site-archives';
+import { grantedAdminConsent, spendAdminConsent, type AdminConsent } from '../oauth/admin-consent';
 
 /** How long an install may spend checking the credentials with the vendor. */
 const VALIDATE_TIMEOUT_MS = 30_000;
@@ -129,12 +135,12 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
         )
       )
         throw badRequest(appStrings.UNIQUE_CONNECTION_NAME, 'VALIDATION_FAILED');
-      // Spec §5: a marketplace org connect names an admin of the org's own Google Workspace or Microsoft tenant.
+      // A Microsoft tenant's admin consent, granted in the dialog's popup, names the tenant by its id.
+      let consent: AdminConsent | undefined;
       if (kind === 'marketplace') {
-        const domain = (await orgDomain(db(), viewer.orgId)).toLowerCase();
-        const emailDomain = String(payload.email).split('@')[1]?.toLowerCase();
-        if (!domain || emailDomain !== domain)
-          throw badRequest(appStrings.marketplaceEmailDomain(domain), 'VALIDATION_FAILED');
+        await assertOrgDomainEmail(db(), viewer.orgId, String(payload.email));
+        consent = await grantedAdminConsent(db(), viewer, definition.shortname, String(payload.email));
+        if (consent) payload.tenant = consent.tenant;
       }
       const { config } = splitPayload(connector, payload);
       // The archives the connection's owner, who keeps it through a reconnect, will sync from.
@@ -169,6 +175,7 @@ export const appRoutes: FastifyPluginAsyncZod = async (app) => {
             })
             .returning();
       if (!row) throw new Error('connection write returned nothing');
+      if (consent) await spendAdminConsent(db(), consent);
       await enqueueSync(db(), row, 'full');
       return { connection: presentAppConnection(row, await orgDomain(db(), viewer.orgId), now) };
     },

@@ -40,24 +40,24 @@ import { enqueueSync } from '../../sync/jobs';
 import { oauthClientConfiguration, oauthClientFor, tokenCredentials } from '../../sync/oauth-tokens';
 import { getConnector, type RegisteredConnector } from '../../sync/registry';
 
-const STATE_TTL_MS = 10 * 60_000;
-const COOKIE_NAME = 'scout_app_oauth';
+export const STATE_TTL_MS = 10 * 60_000;
+export const COOKIE_NAME = 'scout_app_oauth';
 const COOKIE_PATH = '/api/v1/oauth';
 const CALLBACK_PATH = '/api/v1/oauth/callback';
 const VALIDATE_TIMEOUT_MS = 30_000;
 
-const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
+export const hashState = (state: string) => createHash('sha256').update(state).digest('hex');
 
 function redirectUri(ctx: ServerContext): string {
   return new URL(CALLBACK_PATH, ctx.config.publicUrl).href;
 }
 
-function stateCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+export function stateCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
   return redirectCookie(COOKIE_NAME, COOKIE_PATH, value, maxAgeSeconds, secure);
 }
 
 /** The same refusals as `PUT /app/install/{app}` (roles, plan, one-connection rules), checked when the flow starts and again when it ends. */
-async function assertMayInstall(
+export async function assertMayInstall(
   db: Db,
   viewer: Pick<Viewer, 'userId' | 'orgId' | 'admin'>,
   app: AppDefinition,
