@@ -63,8 +63,7 @@ const OWN_CONTENT_APPS: ReadonlySet<IssueApp> = new Set(['gmail', 'gcal', 'outlo
 const NO_SCOPES_APPS: ReadonlySet<IssueApp> = new Set(['notion']);
 
 /** What is missing today, app by app: nothing. A regression, or a capability added to the matrix, lands here. */
-const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {
-};
+const KNOWN_GAPS: Readonly<Partial<Record<IssueApp, readonly Capability[]>>> = {};
 
 const read = (path: string): string | null => {
   const file = join(ROOT, path);

@@ -25,10 +25,13 @@ import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
 
 /** A connector that accepts the API key 'good' and has nothing to sync: the gating rules are what is tested. */
-function stubConnector(shortname: string): Connector<{ api_key: string }, Record<string, unknown>> {
+function stubConnector(
+  shortname: string,
+  installPayload: Connector<unknown, unknown>['installPayload'] = 'apiKey',
+): Connector<{ api_key: string }, Record<string, unknown>> {
   return {
     shortname: shortname as AppShortname,
-    installPayload: 'apiKey',
+    installPayload,
     credentialsSchema: z.object({ api_key: z.string() }),
     configSchema: z.looseObject({}),
     credentialFields: [{ key: 'api_key', label: 'API key', secret: true }],
@@ -57,6 +60,9 @@ const STUBBED = [
   ...ONE_INDIVIDUAL_CONNECTION_APPS,
 ];
 for (const name of new Set(STUBBED)) registerConnector(stubConnector(name));
+/** An app the catalogue lets members connect, whose connector reads it org-wide only. */
+const ORG_ONLY_CONNECTOR = 'jira';
+registerConnector(stubConnector(ORG_ONLY_CONNECTOR, { org: 'apiKey' }));
 
 let server: TestServer;
 beforeAll(async () => {
@@ -334,11 +340,10 @@ const CASES: Case[] = [
     message: NOT_CONNECTABLE_MESSAGE,
   },
   {
-    // SharePoint's connector reads a tenant by its admin's consent: it declares no individual connection.
     name: 'connection kind the connector does not declare',
     plan: 'ENTERPRISE',
     actor: 'member',
-    app: 'sharepoint',
+    app: ORG_ONLY_CONNECTOR,
     isOrg: false,
     status: 400,
     code: 'NOT_IMPLEMENTED',
@@ -563,8 +568,7 @@ describe('GET /_fetchData/apps', () => {
       org: false,
       individual: false,
     });
-    // SharePoint is an org-wide install only, so far
-    expect(body.apps.find((entry) => entry.shortname === 'sharepoint')!.available).toEqual({
+    expect(body.apps.find((entry) => entry.shortname === ORG_ONLY_CONNECTOR)!.available).toEqual({
       org: true,
       individual: false,
     });
