@@ -1,5 +1,6 @@
 // Runs inside the embedded store's thread (embedded-thread.ts): one PGlite, and the statements the API thread posts.
-import { parentPort } from 'node:worker_threads';
+import { rename, readFile, writeFile } from 'node:fs/promises';
+import { parentPort, threadId } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_textsearch } from '@electric-sql/pglite-pg_textsearch';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -63,6 +64,9 @@ async function handle(request: ThreadRequest): Promise<unknown> {
     case 'open':
       pg = await PGlite.create({
         ...(request.options.dataDir ? { dataDir: request.options.dataDir } : {}),
+        ...(request.options.loadDataDir
+          ? { loadDataDir: new Blob([await readFile(request.options.loadDataDir)]) }
+          : {}),
         extensions: { pg_textsearch, vector },
         postgresqlconf: request.options.postgresqlConf,
       });
@@ -92,6 +96,14 @@ async function handle(request: ThreadRequest): Promise<unknown> {
     case 'close':
       if (pg && !pg.closed) await pg.close();
       return null;
+    case 'dump': {
+      const dump = await store().dumpDataDir('none');
+      // several processes may write the same file at once: each writes its own and renames it into place
+      const partial = `${request.file}.${process.pid}.${threadId}.partial`;
+      await writeFile(partial, new Uint8Array(await dump.arrayBuffer()));
+      await rename(partial, request.file);
+      return null;
+    }
   }
 }
 

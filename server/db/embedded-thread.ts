@@ -16,6 +16,8 @@ const THREAD_ENTRY = new URL('./embedded-thread-entry.mjs', import.meta.url);
 export interface EmbeddedOpenOptions {
   /** Absent: in memory. */
   dataDir?: string;
+  /** A dump of a data directory to start from (memory-template.ts), instead of a new cluster. */
+  loadDataDir?: string;
   postgresqlConf: string[];
 }
 
@@ -36,7 +38,8 @@ export type ThreadRequest =
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
   | { id: number; op: 'close' }
-  | { id: number; op: 'alive' };
+  | { id: number; op: 'alive' }
+  | { id: number; op: 'dump'; file: string };
 
 /** A PostgreSQL error's fields (code, constraint, detail…), which callers test, without its parameters. */
 export type ThreadError = { message: string } & Record<string, string | number | boolean | undefined>;
@@ -155,6 +158,11 @@ export class EmbeddedClient {
    */
   async alive(): Promise<void> {
     if (!(await this.#call({ op: 'alive' }))) throw new EmbeddedThreadError('the embedded store is not open');
+  }
+
+  /** Writes the data directory, as a tar file, to `file` (replaced whole, never seen half written). */
+  async dumpTo(file: string): Promise<void> {
+    await this.#call({ op: 'dump', file });
   }
 
   async close(): Promise<void> {

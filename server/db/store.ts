@@ -5,10 +5,12 @@
  */
 import {
   chmodSync,
+  existsSync,
   lstatSync,
   mkdirSync,
   readFileSync,
   readdirSync,
+  rmSync,
   unlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -24,6 +26,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import pg from 'pg';
 import { EmbeddedClient } from './embedded-thread';
+import { memoryTemplateFile } from './memory-template';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -118,6 +121,9 @@ const embeddedPostgresConf = [
   "timezone = 'UTC'",
 ];
 
+/** Where memory stores of this build start from (memory-template.ts). */
+export const memoryTemplate = (): string => memoryTemplateFile(migrationsFolder, embeddedPostgresConf);
+
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
   const logger = options.logger ?? silentLogger;
   const memory = options.memory === true || options.dataDir === MEMORY_DATA_DIR;
@@ -145,12 +151,25 @@ async function openEmbeddedStore(
     chmodSync(path.resolve(dataDir), 0o700);
     unlock = lockDataDir(path.resolve(dataDir));
   }
-  const client = await EmbeddedClient.open(
-    {
-      ...(pgDataDir ? { dataDir: pgDataDir } : {}),
-      postgresqlConf: embeddedPostgresConf,
-    },
-    (err) => logger.error({ err }, 'store: the embedded store stopped; restart Scout'),
+  const onFailure = (err: Error) => logger.error({ err }, 'store: the embedded store stopped; restart Scout');
+  const template = dataDir === MEMORY_DATA_DIR ? memoryTemplate() : undefined;
+  const openFresh = () =>
+    EmbeddedClient.open(
+      { ...(pgDataDir ? { dataDir: pgDataDir } : {}), postgresqlConf: embeddedPostgresConf },
+      onFailure,
+    );
+  const fromTemplate = template !== undefined && existsSync(template);
+  const client = await (
+    fromTemplate
+      ? EmbeddedClient.open({ loadDataDir: template, postgresqlConf: embeddedPostgresConf }, onFailure).catch(
+          (err: unknown) => {
+            // a template cut short or made by another PGlite: a new cluster, and a new template after it
+            logger.warn({ err }, 'store: the memory template did not load');
+            rmSync(template, { force: true });
+            return openFresh();
+          },
+        )
+      : openFresh()
   ).catch((err: unknown) => {
     unlock();
     throw err;
@@ -217,6 +236,11 @@ async function openEmbeddedStore(
   } catch (err) {
     await close();
     throw err;
+  }
+  if (template !== undefined && !existsSync(template)) {
+    await client
+      .dumpTo(template)
+      .catch((err: unknown) => logger.warn({ err }, 'store: no memory template written'));
   }
   // PGlite's initdb writes the cluster's first files 0666 whatever the umask (and older versions of Scout
   // left them so); PostgreSQL's own later files are 0600 under the umask set above
