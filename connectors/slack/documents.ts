@@ -1,9 +1,9 @@
 // Slack messages as Scout documents. A message with replies is one document holding its whole thread, so a hit
 // on a reply brings the question it answers; a message without replies is a document of its own, because it is
 // what Slack's permalink opens and what Slack edits or deletes: an edit re-indexes one document, a deletion
-// prunes one, and no stale neighbour survives in a shared day-document. Files shared at the top level of a
-// channel are documents of their own, with the text Scout's parsers read from them; files shared in a thread's
-// replies are named, with their links, inside the thread's document.
+// prunes one, and no stale neighbour survives in a shared day-document. Files shared in a channel, at its top
+// level or in a thread's reply, are documents of their own, with the text Scout's parsers read from them, and are
+// named with their links in the document of the message or thread that shared them.
 import { z } from 'zod';
 import { groupPrincipal, type Principal, type SourceDocument } from '../sdk';
 
@@ -223,7 +223,10 @@ function fileTypeOf(file: SlackFile): string {
   return /^[a-z0-9]/.test(type) ? type : 'file';
 }
 
-/** A file shared at the top level of a channel, addressed by its permalink; `text` is what the parsers read. */
+/**
+ * A file shared in a channel, by a top-level message or a thread's reply, addressed by its permalink; `text` is
+ * what the parsers read. Its parent is the document of the message that shared it, or of that reply's thread.
+ */
 export function fileDocument(
   channel: SlackChannel,
   message: SlackMessage,
@@ -258,6 +261,6 @@ export function fileDocument(
       channelId: channel.id,
       ...(file.pretty_type ? { kind: file.pretty_type } : {}),
     },
-    parentExternalId: messageId(channel.id, message.ts),
+    parentExternalId: messageId(channel.id, message.thread_ts ?? message.ts),
   };
 }

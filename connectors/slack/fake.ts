@@ -70,6 +70,10 @@ export interface SlackFake {
   reply(channelId: string, threadTs: string, input: PostInput): SlackMessage;
   edit(channelId: string, ts: string, text: string): void;
   remove(channelId: string, ts: string): void;
+  /** Deletes a thread's reply, as its author would: the parent's reply count and latest reply follow. */
+  removeReply(channelId: string, ts: string): void;
+  /** Deletes a file: every message that shared it keeps a tombstone in its place, as Slack shows them. */
+  deleteFile(fileId: string): void;
   rename(channelId: string, name: string): void;
   makePrivate(channelId: string): void;
   removeMember(channelId: string, userId: string): void;
@@ -371,6 +375,29 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       const entry = entryOf(channelId);
       entry.messages = entry.messages.filter((message) => message.ts !== ts);
       entry.replies.delete(ts);
+    },
+    removeReply(channelId, ts) {
+      const entry = entryOf(channelId);
+      const threadTs = [...entry.replies].find(([, replies]) => replies.some((r) => r.ts === ts))?.[0];
+      const parent = entry.messages.find((message) => message.ts === threadTs);
+      if (threadTs === undefined || !parent) throw new Error(`no reply ${ts} in ${channelId}`);
+      const replies = (entry.replies.get(threadTs) ?? []).filter((reply) => reply.ts !== ts);
+      entry.replies.set(threadTs, replies);
+      parent.reply_count = replies.length;
+      parent.latest_reply = replies
+        .map((r) => r.ts ?? '')
+        .sort((a, b) => tsNumber(a) - tsNumber(b))
+        .at(-1);
+      parent.reply_users = [...new Set(replies.map((r) => r.user ?? ''))];
+    },
+    deleteFile(fileId) {
+      fileBytes.delete(`T0FAKE-${fileId}`);
+      for (const entry of channels.values())
+        for (const message of [...entry.messages, ...[...entry.replies.values()].flat()])
+          if (message.files)
+            message.files = message.files.map((file) =>
+              file.id === fileId ? { id: fileId, mode: 'tombstone' } : file,
+            );
     },
     rename(channelId, name) {
       entryOf(channelId).channel.name = name;
