@@ -28,8 +28,15 @@ export const fileSchema = z.object({
   user: z.string().optional(),
   preview: z.string().optional(),
   plain_text: z.string().optional(),
+  file_access: z.string().optional(),
 });
 export type SlackFile = z.output<typeof fileSchema>;
+
+/**
+ * A file shared over Slack Connect from another organisation can come as a stub: its id, and Slack's word that only
+ * files.info tells the rest (name, permalink, download address).
+ */
+export const isFileStub = (file: SlackFile) => file.file_access === 'check_file_info';
 
 export const messageSchema = z.object({
   ts: z.string().regex(/^\d+(\.\d+)?$/),
@@ -77,10 +84,16 @@ export function readableMessages(
 
 export const isThread = (message: SlackMessage) => (message.reply_count ?? 0) > 0;
 
-/** Files worth a document: Slack keeps a tombstone of a deleted file, and hides files over a free plan's limit. */
+/**
+ * Files worth a document: Slack keeps a tombstone of a deleted file, and hides files over a free plan's limit. A
+ * stub counts, to be completed with files.info before a document is made of it.
+ */
 export function shownFiles(message: SlackMessage): SlackFile[] {
   return (message.files ?? []).filter(
-    (file) => file.permalink !== undefined && file.mode !== 'tombstone' && file.mode !== 'hidden_by_limit',
+    (file) =>
+      (file.permalink !== undefined || isFileStub(file)) &&
+      file.mode !== 'tombstone' &&
+      file.mode !== 'hidden_by_limit',
   );
 }
 

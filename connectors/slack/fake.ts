@@ -11,6 +11,7 @@ import type {
   ConversationsListResponse,
   ConversationsMembersResponse,
   ConversationsRepliesResponse,
+  FilesInfoResponse,
   OauthV2AccessResponse,
   UsersInfoResponse,
   UsersListResponse,
@@ -26,6 +27,7 @@ import {
 export type SlackUser = NonNullable<UsersListResponse['members']>[number];
 export type SlackMessage = NonNullable<ConversationsHistoryResponse['messages']>[number];
 export type SlackChannel = NonNullable<ConversationsListResponse['channels']>[number];
+export type SlackFileInfo = NonNullable<FilesInfoResponse['file']>;
 
 export interface FakeChannel {
   channel: SlackChannel;
@@ -74,6 +76,8 @@ export interface SlackFake {
   removeReply(channelId: string, ts: string): void;
   /** Deletes a file: every message that shared it keeps a tombstone in its place, as Slack shows them. */
   deleteFile(fileId: string): void;
+  /** What files.info answers for a file (a Slack Connect file's messages carry only a stub of it). */
+  describeFile(file: SlackFileInfo): void;
   rename(channelId: string, name: string): void;
   makePrivate(channelId: string): void;
   removeMember(channelId: string, userId: string): void;
@@ -152,6 +156,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     server.route('POST', `/api/${method}`, authed(handler));
 
   const fileBytes = new Map<string, Uint8Array>();
+  const fileInfos = new Map<string, SlackFileInfo>();
+  const deletedFiles = new Set<string>();
   // Slack sends a request without a token that may read the file to its sign-in page.
   server.route('GET', '/files-pri/:teamFile/download/:name', (request): FakeResponse => {
     const bytes = fileBytes.get(request.params.teamFile ?? '');
@@ -265,6 +271,15 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       has_more: hasMore,
       response_metadata: { next_cursor: next },
     };
+    return { json: body };
+  });
+
+  route('files.info', (params) => {
+    const id = params.get('file') ?? '';
+    if (deletedFiles.has(id)) return error('file_deleted');
+    const file = fileInfos.get(id);
+    if (!file) return error('file_not_found');
+    const body: FilesInfoResponse = { ok: true, file, comments: [], response_metadata: { next_cursor: '' } };
     return { json: body };
   });
 
@@ -392,12 +407,17 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     },
     deleteFile(fileId) {
       fileBytes.delete(`T0FAKE-${fileId}`);
+      fileInfos.delete(fileId);
+      deletedFiles.add(fileId);
       for (const entry of channels.values())
         for (const message of [...entry.messages, ...[...entry.replies.values()].flat()])
           if (message.files)
             message.files = message.files.map((file) =>
               file.id === fileId ? { id: fileId, mode: 'tombstone' } : file,
             );
+    },
+    describeFile(file) {
+      fileInfos.set(file.id ?? '', file);
     },
     rename(channelId, name) {
       entryOf(channelId).channel.name = name;

@@ -243,6 +243,36 @@ describe('slack connector', () => {
     expect(docs(next)[1]?.acl).toEqual(['group:slack:G0ENG']);
   });
 
+  it('completes a file shared over Slack Connect with files.info, and leaves out one Slack no longer has', async () => {
+    // How Slack shows another organisation's file in a message: its id, and where to ask for the rest.
+    const stub = (fileId: string) => ({
+      id: fileId,
+      mode: 'file_access',
+      file_access: 'check_file_info',
+      created: 0,
+      timestamp: 0,
+      user: '',
+    });
+    const plan = sharedFile('F0PARTNER', 'partner-plan.pdf');
+    fake.describeFile(plan);
+    const reply = fake.reply(fixture.eng, fixture.ts.design, {
+      user: EXTERNAL,
+      text: 'Our plan, and an old draft',
+      files: [stub('F0PARTNER'), stub('F0UNKNOWN')],
+    });
+    const found = byId(await collect(slackConnector.fullSync(context())));
+    expect(found.get(`${id(fixture.eng, reply.ts ?? '')}/F0PARTNER`)).toMatchObject({
+      title: 'partner-plan.pdf',
+      url: plan.permalink,
+      acl: ['group:slack:G0ENG'],
+      parentExternalId: id(fixture.eng, fixture.ts.design),
+    });
+    expect(found.has(`${id(fixture.eng, reply.ts ?? '')}/F0UNKNOWN`)).toBe(false);
+    const thread = found.get(id(fixture.eng, fixture.ts.design))?.body;
+    expect(thread).toContain(`Erin: Our plan, and an old draft\n[partner-plan.pdf](${plan.permalink})`);
+    expect(thread).not.toContain('F0UNKNOWN');
+  });
+
   it('lists the ids of what exists, so deleted messages and channels are pruned', async () => {
     fake.remove(fixture.general, fixture.ts.hello);
     fake.deleteChannel(fixture.eng);

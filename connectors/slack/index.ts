@@ -35,6 +35,8 @@ import {
   channelSchema,
   fileDocument,
   fileId,
+  fileSchema,
+  isFileStub,
   isThread,
   lastActivity,
   messageDocument,
@@ -227,6 +229,29 @@ async function fileText(session: Session, file: SlackFile): Promise<string | nul
   }
 }
 
+/**
+ * The message with each Slack Connect stub among its files completed by files.info; a stub whose file Slack no
+ * longer has, or will not describe, is left out, so no document is made of a file nobody can open.
+ */
+async function withCompleteFiles(slack: SlackApi, message: SlackMessage): Promise<SlackMessage> {
+  if (!message.files?.some(isFileStub)) return message;
+  const files: SlackFile[] = [];
+  for (const file of message.files) {
+    if (!isFileStub(file)) {
+      files.push(file);
+      continue;
+    }
+    try {
+      const answer = await slack.call('files.info', (client) => client.files.info({ file: file.id }));
+      const complete = fileSchema.safeParse(answer.file);
+      if (complete.success && complete.data.permalink !== undefined) files.push(complete.data);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  return { ...message, files };
+}
+
 /** Every page of a Slack cursor-paginated method, from `start`; Slack ends a listing with an empty cursor. */
 async function* slackPages<T extends { response_metadata?: { next_cursor?: string } }>(
   fetchPage: (cursor: string | undefined) => Promise<T>,
@@ -294,7 +319,11 @@ async function threadOf(slack: SlackApi, channelId: string, parent: SlackMessage
 }
 
 /** The thread, or nothing when it was deleted since its channel's page was read (its files go with it). */
-async function threadIfAny(slack: SlackApi, channelId: string, parent: SlackMessage): Promise<SlackMessage[]> {
+async function threadIfAny(
+  slack: SlackApi,
+  channelId: string,
+  parent: SlackMessage,
+): Promise<SlackMessage[]> {
   try {
     return await threadOf(slack, channelId, parent);
   } catch (error) {
@@ -320,10 +349,12 @@ async function pageDocuments(
     if (thread.length === 0) continue;
     for (const part of thread) mark = maxTs(mark, lastActivity(part));
     if (!current.whole && !changedSince(thread, current.since)) continue;
-    await resolvePeople(session, userIdsOf(thread));
-    documents.push(messageDocument(session.workspace, channel, thread, session.people));
+    const parts: SlackMessage[] = [];
+    for (const part of thread) parts.push(await withCompleteFiles(session.api, part));
+    await resolvePeople(session, userIdsOf(parts));
+    documents.push(messageDocument(session.workspace, channel, parts, session.people));
     // A thread re-read for one new reply does not fetch again the files of the messages that did not change.
-    for (const part of thread) {
+    for (const part of parts) {
       if (!current.whole && !changedSince([part], current.since)) continue;
       for (const file of shownFiles(part))
         documents.push(fileDocument(channel, part, file, session.people, await fileText(session, file)));
