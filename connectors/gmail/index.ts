@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import {
   FatalSourceError,
-  HttpStatusError,
   NotFoundError,
   defineConnector,
+  readAttachment,
   type ConnectorContext,
   type DownloadLimits,
   type SourceDocument,
@@ -75,43 +75,36 @@ function api(ctx: Context, download?: DownloadLimits): gmail_v1.Gmail {
 /** An attachment's JSON answer carries its bytes in base64url: four characters for three bytes, and the rest. */
 const attachmentAnswerBytes = (maxBytes: number) => Math.ceil(maxBytes / 3) * 4 + 1024;
 
-/**
- * One attachment's text, or null: Scout's parsers do not read it, or Gmail will not hand it over (an attachment of a
- * message deleted meanwhile is left out; the thread itself is re-read on its next change).
- */
+/** One attachment's text, or null (see readAttachment); the thread itself is re-read on its next change. */
 async function attachmentText(
   ctx: Context,
   message: gmail_v1.Schema$Message,
   part: gmail_v1.Schema$MessagePart,
 ): Promise<string | null> {
   const body = part.body ?? {};
-  try {
-    return await ctx.files.parse(
-      {
-        name: part.filename ?? '',
-        ...(part.mimeType ? { mimeType: part.mimeType } : {}),
-        ...(typeof body.size === 'number' ? { size: body.size } : {}),
-      },
-      async (limits) => {
-        // A small attachment comes inline with the message; a larger one by its own request.
-        if (body.data || !body.attachmentId || !message.id) return Buffer.from(body.data ?? '', 'base64url');
-        const answer = await call(
-          api(ctx, {
-            ...limits,
-            maxBodyBytes: attachmentAnswerBytes(limits.maxBodyBytes),
-          }).users.messages.attachments.get({
-            userId: 'me',
-            messageId: message.id,
-            id: body.attachmentId,
-          }),
-        );
-        return Buffer.from(answer.data ?? '', 'base64url');
-      },
-    );
-  } catch (error) {
-    if (error instanceof HttpStatusError) return null;
-    throw error;
-  }
+  return readAttachment(
+    ctx.files,
+    {
+      name: part.filename ?? '',
+      ...(part.mimeType ? { mimeType: part.mimeType } : {}),
+      ...(typeof body.size === 'number' ? { size: body.size } : {}),
+    },
+    async (limits) => {
+      // A small attachment comes inline with the message; a larger one by its own request.
+      if (body.data || !body.attachmentId || !message.id) return Buffer.from(body.data ?? '', 'base64url');
+      const answer = await call(
+        api(ctx, {
+          ...limits,
+          maxBodyBytes: attachmentAnswerBytes(limits.maxBodyBytes),
+        }).users.messages.attachments.get({
+          userId: 'me',
+          messageId: message.id,
+          id: body.attachmentId,
+        }),
+      );
+      return Buffer.from(answer.data ?? '', 'base64url');
+    },
+  );
 }
 
 /** The text of every attachment of the thread's visible messages that Scout's parsers read. */

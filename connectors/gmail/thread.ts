@@ -3,7 +3,7 @@
 // them out; a thread with nothing else left is gone as far as Scout is concerned.
 import type { gmail_v1 } from '@googleapis/gmail';
 import { google as googleStrings } from '../../common/strings';
-import { userPrincipal, type SourceDocument } from '../sdk';
+import { attachmentBlocks, userPrincipal, type SourceDocument } from '../sdk';
 import { htmlToDocument } from '../sdk/html';
 
 type Message = gmail_v1.Schema$Message;
@@ -91,19 +91,11 @@ function messageSection(message: Message, texts: AttachmentTexts): string {
   const lines = [`From: ${from}`, `Date: ${sentAt(message).toISOString()}`];
   const to = header(message, 'To');
   if (to) lines.push(`To: ${to}`);
-  const attachments = attachmentNames(message);
-  const text = messageText(message);
-  // Each attachment's text under its name, so a passage found there is cited as the thread's, by file.
-  const attached = attachmentParts(message).flatMap((part) => {
-    const content = texts.get(attachmentKey(message, part));
-    return content ? [`Attachment: ${part.filename}\n\n${content}`] : [];
-  });
-  return [
-    lines.join('\n'),
-    text,
-    ...(attachments.length > 0 ? [`Attachments: ${attachments.join(', ')}`] : []),
-    ...attached,
-  ]
+  const attachments = attachmentParts(message).map((part) => ({
+    name: part.filename ?? '',
+    text: texts.get(attachmentKey(message, part)) ?? null,
+  }));
+  return [lines.join('\n'), messageText(message), ...attachmentBlocks(attachments)]
     .filter((block) => block !== '')
     .join('\n\n');
 }

@@ -1,10 +1,19 @@
 // A fake Microsoft Graph mailbox on 127.0.0.1 for the Outlook connector's tests: /me, mail folders (well-known
 // names, child folders), per-folder message delta rounds with opaque skip and delta tokens, plain message
-// listings, single messages, and the identity platform's token endpoint for refreshes. The same mailbox calls under
-// /users/{id} serve an org connection's app-only token, with the tenant's users (GET /users) and a mailbox each. Answers are typed with
+// listings, single messages and their attachments (listed, and a file's raw bytes at `$value`), and the identity
+// platform's token endpoint for refreshes. The same mailbox calls under /users/{id} serve an org connection's
+// app-only token, with the tenant's users (GET /users) and a mailbox each. Answers are typed with
 // @microsoft/microsoft-graph-types, so a shape Graph does not have does not compile. Edits, moves, deletes and an
 // access token that expires are scriptable; 429 and 503 storms come from the SDK's fake server (failNext).
-import type { MailFolder, Message, User } from '@microsoft/microsoft-graph-types';
+import type {
+  Attachment,
+  FileAttachment,
+  ItemAttachment,
+  MailFolder,
+  Message,
+  ReferenceAttachment,
+  User,
+} from '@microsoft/microsoft-graph-types';
 import { startFakeServer, type FakeRequest, type FakeResponse, type FakeServer } from '../sdk/fake-server';
 import { fakeIdentityPlatform, graphError, type FakeIdentity } from '../microsoft/fake-identity';
 
@@ -23,6 +32,32 @@ export interface RemovedEntry {
 
 /** A stored message: Graph's Message with the fields the fake files and orders it by always set. */
 export type FakeMessage = Message & { id: string; parentFolderId: string; receivedDateTime: string };
+/** An attachment as Graph lists it: a file's (with its bytes), an attached mail or event's, or a cloud file link's. */
+export type FakeAttachment =
+  | (FileAttachment & { id: string; '@odata.type': '#microsoft.graph.fileAttachment' })
+  | (ItemAttachment & { id: string; '@odata.type': '#microsoft.graph.itemAttachment' })
+  | (ReferenceAttachment & { id: string; '@odata.type': '#microsoft.graph.referenceAttachment' });
+
+/** A file attached to a message: `size` is what Graph declares (the bytes' length unless given). */
+export function fileAttachment(
+  id: string,
+  name: string,
+  contentType: string,
+  bytes: Uint8Array,
+  extra: { size?: number; isInline?: boolean } = {},
+): FakeAttachment {
+  return {
+    '@odata.type': '#microsoft.graph.fileAttachment',
+    id,
+    name,
+    contentType,
+    size: extra.size ?? bytes.byteLength,
+    isInline: extra.isInline ?? false,
+    lastModifiedDateTime: new Date().toISOString(),
+    contentBytes: Buffer.from(bytes).toString('base64'),
+  };
+}
+
 /** What a test may change of a message in place; moving it is `move`. */
 export type MessagePatch = Omit<Message, 'id' | 'parentFolderId' | 'receivedDateTime'>;
 
@@ -122,6 +157,8 @@ export interface MailboxControls {
   remove(id: string): void;
   /** A folder and its messages vanish without a delta entry, which no feed reports (pruning's case). */
   dropFolder(folderId: string): void;
+  /** Attaches to a message; one not inline sets its hasAttachments, as Graph counts only those. */
+  attach(id: string, ...attachments: FakeAttachment[]): void;
 }
 
 export interface OutlookFake extends MailboxControls {
@@ -185,11 +222,19 @@ interface Mailbox {
   readonly folders: (MailFolder & { id: string; parentFolderId: string | null })[];
   readonly messages: Map<string, { message: FakeMessage; change: number }>;
   readonly removals: { id: string; folderId: string; change: number }[];
+  /** By message id. */
+  readonly attachments: Map<string, FakeAttachment[]>;
   changes: number;
 }
 
 function newMailbox(messages: readonly FakeMessage[]): Mailbox {
-  const box: Mailbox = { folders: seedFolders(), messages: new Map(), removals: [], changes: 0 };
+  const box: Mailbox = {
+    folders: seedFolders(),
+    messages: new Map(),
+    removals: [],
+    attachments: new Map(),
+    changes: 0,
+  };
   for (const seeded of messages) box.messages.set(seeded.id, { message: seeded, change: 0 });
   return box;
 }
@@ -229,7 +274,13 @@ function controls(box: Mailbox): MailboxControls {
       if (!stored) throw new Error(`no message ${id}`);
       box.changes += 1;
       box.messages.delete(id);
+      box.attachments.delete(id);
       box.removals.push({ id, folderId: stored.message.parentFolderId, change: box.changes });
+    },
+    attach(id, ...attachments) {
+      box.attachments.set(id, [...(box.attachments.get(id) ?? []), ...attachments]);
+      const listed = attachments.some((attachment) => !attachment.isInline);
+      change(id, (stored) => ({ ...stored, hasAttachments: stored.hasAttachments || listed }));
     },
     dropFolder(folderId) {
       box.folders.splice(
@@ -449,6 +500,33 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
     const stored = box.messages.get(request.params.id ?? '');
     if (!stored) return notFound();
     return { json: present(request, stored.message) };
+  });
+
+  /** A file's bytes come in a listing unless a $select leaves contentBytes out. */
+  const selected = (request: FakeRequest, attachment: FakeAttachment): Attachment => {
+    const fields = request.query.get('$select')?.split(',');
+    if (!fields || fields.includes('contentBytes') || !('contentBytes' in attachment)) return attachment;
+    const { contentBytes: _bytes, ...rest } = attachment;
+    return rest;
+  };
+  mailboxRoute('GET', '/messages/:id/attachments', (request, box) => {
+    const id = request.params.id ?? '';
+    if (!box.messages.has(id)) return notFound();
+    const page: ODataPage<Attachment> = {
+      value: (box.attachments.get(id) ?? []).map((attachment) => selected(request, attachment)),
+    };
+    return { json: page };
+  });
+  mailboxRoute('GET', '/messages/:id/attachments/:attachment/$value', (request, box) => {
+    const id = request.params.id ?? '';
+    const attachment = box.messages.has(id)
+      ? box.attachments.get(id)?.find((candidate) => candidate.id === request.params.attachment)
+      : undefined;
+    if (attachment?.['@odata.type'] !== '#microsoft.graph.fileAttachment') return notFound();
+    return {
+      body: Buffer.from(attachment.contentBytes ?? '', 'base64'),
+      headers: { 'content-type': attachment.contentType ?? 'application/octet-stream' },
+    };
   });
 
   return {

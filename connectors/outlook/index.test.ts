@@ -11,7 +11,15 @@ import {
 } from '../sdk';
 import { FAKE_CLIENT } from '../microsoft/fake-identity';
 import { collect, runConnectorConformance } from '../sdk/testing';
-import { FOLDERS, OWNER, SEEDED_INDEXED, message, startOutlookFake, type OutlookFake } from './fake';
+import {
+  FOLDERS,
+  OWNER,
+  SEEDED_INDEXED,
+  fileAttachment,
+  message,
+  startOutlookFake,
+  type OutlookFake,
+} from './fake';
 import { outlookConnector } from './index';
 
 let fake: OutlookFake;
@@ -171,6 +179,44 @@ describe('outlook connector', () => {
     });
   });
 
+  it('names a message’s attachments, listing them without their bytes, and asks nothing of a message without', async () => {
+    const bytes = new TextEncoder().encode('minutes');
+    fake.put(message('m30', FOLDERS.inbox, 0, 'Flight review pack'));
+    fake.attach(
+      'm30',
+      fileAttachment('a-review', 'review.pdf', 'application/pdf', bytes),
+      {
+        '@odata.type': '#microsoft.graph.itemAttachment',
+        id: 'a-minutes',
+        name: 'Fwd: board minutes',
+        contentType: 'message/rfc822',
+        size: 4096,
+      },
+      fileAttachment('a-logo', 'logo.png', 'image/png', bytes, { isInline: true }),
+    );
+    // A message whose only attachment is an inline picture: Graph says it has none.
+    fake.put(message('m31', FOLDERS.inbox, 0, 'Signature only'));
+    fake.attach('m31', fileAttachment('a-sig', 'signature.png', 'image/png', bytes, { isInline: true }));
+    const documents = (await collect(outlookConnector.fullSync(context()))).flatMap(
+      (batch) => batch.documents,
+    );
+    const pack = documents.find((document) => document.externalId === 'm30');
+    expect(pack?.extra.attachments).toEqual(['review.pdf', 'Fwd: board minutes', 'logo.png']);
+    expect(pack?.body).toContain('Attachments: review.pdf, Fwd: board minutes, logo.png');
+    expect(pack?.acl).toEqual([`user:${OWNER.email}`]);
+    expect(documents.find((document) => document.externalId === 'm31')?.extra.attachments).toEqual([]);
+
+    const listings = fake.server.requests.filter((request) => request.path.endsWith('/attachments'));
+    expect(listings.map((request) => request.path).sort()).toEqual([
+      '/v1.0/me/messages/m2/attachments',
+      '/v1.0/me/messages/m30/attachments',
+    ]);
+    for (const request of listings)
+      expect(new URLSearchParams(request.search).get('$select')).not.toContain('contentBytes');
+    // This context lends no parsers, so no file is worth its bytes.
+    expect(fake.server.requests.filter((request) => request.path.endsWith('/$value'))).toEqual([]);
+  });
+
   it('starts over from a cursor it cannot read', async () => {
     const batches = await collect(outlookConnector.incrementalSync(context(), { from: 'another version' }));
     expect(ids(batches).sort()).toEqual([...SEEDED_INDEXED].sort());
@@ -264,6 +310,25 @@ describe('outlook org connection', () => {
     const listed = (await collect(outlookConnector.listIds(orgContext()))).flat();
     expect(listed).not.toContain('u-grace/m1');
     expect(listed).toContain(`${OWNER.id}/m1`);
+  });
+
+  it('lists each user’s attachments in that user’s mailbox, for that user alone', async () => {
+    fake
+      .mailbox('u-grace')
+      .attach(
+        'm1',
+        fileAttachment('a-notes', 'notes.pdf', 'application/pdf', new TextEncoder().encode('notes')),
+      );
+    const documents = (await collect(outlookConnector.fullSync(orgContext()))).flatMap(
+      (batch) => batch.documents,
+    );
+    expect(documents.find((document) => document.externalId === 'u-grace/m1')).toMatchObject({
+      acl: [`user:${grace.mail}`],
+      extra: { attachments: ['notes.pdf'] },
+    });
+    expect(
+      fake.server.requests.some((request) => request.path === '/v1.0/users/u-grace/messages/m1/attachments'),
+    ).toBe(true);
   });
 
   it('renews an app-only token Graph stops accepting, and names the admin and tenant at validate', async () => {

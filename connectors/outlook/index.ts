@@ -7,6 +7,10 @@
 // as one document would mean re-reading every message of it (across Inbox, Sent Items and any folder) whenever one
 // arrives. Messages keep their conversation id as their parent, for context.
 //
+// A message's file attachments are read by Scout's parsers (their raw bytes at `$value`, fetched only for a format
+// they read within the size limit) and written into its document under their names, as Gmail's are: an attachment
+// is its message's, read by the mailbox's owner alone. Attached mails and cloud links are named, not read.
+//
 // Ids are Graph's immutable ids (`Prefer: IdType="ImmutableId"`): a moved message keeps its id, so a move is an
 // update and not a delete plus a new document. A move still shows in the old folder's delta as removed; each
 // removal is therefore checked against the message itself, which is deleted only when it is gone or now sits in
@@ -16,10 +20,13 @@ import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
 import {
   FatalSourceError,
   NotFoundError,
+  attachmentBlocks,
   cursorSchema as anyCursorSchema,
   defineConnector,
   paginateByNextLink,
+  readAttachment,
   userPrincipal,
+  type AttachmentText,
   type ConnectorContext,
   type HttpClient,
   type SourceDocument,
@@ -55,11 +62,10 @@ export const OUTLOOK_SCOPES = ['Mail.Read'] as const;
 const LEFT_OUT_FOLDERS = ['deleteditems', 'junkemail'] as const;
 
 const PAGE_SIZE = 50;
-const PREFER = [
-  `IdType="ImmutableId"`,
-  `outlook.body-content-type="text"`,
-  `odata.maxpagesize=${PAGE_SIZE}`,
-].join(', ');
+const IMMUTABLE_IDS = `IdType="ImmutableId"`;
+const PREFER = [IMMUTABLE_IDS, `outlook.body-content-type="text"`, `odata.maxpagesize=${PAGE_SIZE}`].join(
+  ', ',
+);
 const MESSAGE_FIELDS = [
   'subject',
   'body',
@@ -113,6 +119,16 @@ const folderSchema = z.object({
   childFolderCount: z.number().int().nullish(),
 });
 const idPageSchema = odataPageSchema(z.object({ id: z.string() }));
+const attachmentSchema = z.object({
+  '@odata.type': z.string().nullish(),
+  id: z.string(),
+  name: z.string().nullish(),
+  contentType: z.string().nullish(),
+  size: z.number().nullish(),
+});
+/** Everything but contentBytes, which the parsers fetch raw, and only when they read the file. */
+const ATTACHMENT_FIELDS = 'id,name,contentType,size';
+const FILE_ATTACHMENT = '#microsoft.graph.fileAttachment';
 
 /**
  * Per folder: `link` is the address to fetch next (a page of the running round, or the delta link of the finished
@@ -223,7 +239,60 @@ function bodyText(message: Message): string {
   return message.body?.contentType === 'html' ? htmlToDocument(content).text : content;
 }
 
-function toDocument(message: Message, mailbox: Mailbox, folderName: string): SourceDocument {
+/** The message's named attachments, each file's text read by Scout's parsers where they read it. */
+async function attachmentsOf(
+  ctx: OutlookContext,
+  mailbox: Mailbox,
+  message: Message,
+): Promise<AttachmentText[]> {
+  // Graph counts only attachments shown as such, leaving out inline images (signatures, pasted pictures).
+  if (!message.hasAttachments) return [];
+  const path = `${mailbox.root}/messages/${encodeURIComponent(message.id)}/attachments`;
+  const attachments: AttachmentText[] = [];
+  const pages = paginateByNextLink(mailbox.api, {
+    path,
+    schema: odataPageSchema(attachmentSchema),
+    items: (page) => page.value,
+    nextLink: (page) => page['@odata.nextLink'],
+    request: { query: { $select: ATTACHMENT_FIELDS }, headers: { prefer: IMMUTABLE_IDS } },
+  });
+  try {
+    for await (const page of pages) {
+      for (const attachment of page.items) {
+        const name = attachment.name?.trim();
+        if (!name) continue;
+        const text =
+          attachment['@odata.type'] === FILE_ATTACHMENT
+            ? await readAttachment(
+                ctx.files,
+                {
+                  name,
+                  ...(attachment.contentType ? { mimeType: attachment.contentType } : {}),
+                  ...(typeof attachment.size === 'number' ? { size: attachment.size } : {}),
+                },
+                async (limits) => {
+                  const value = `${path}/${encodeURIComponent(attachment.id)}/$value`;
+                  return (await mailbox.api.request(value, { ...limits, headers: { prefer: IMMUTABLE_IDS } }))
+                    .body;
+                },
+              )
+            : null;
+        attachments.push({ name, text });
+      }
+    }
+  } catch (error) {
+    // The message was deleted since its folder's delta listed it: the next delta round removes it.
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  return attachments;
+}
+
+function toDocument(
+  message: Message,
+  mailbox: Mailbox,
+  folderName: string,
+  attachments: readonly AttachmentText[],
+): SourceDocument {
   const to = (message.toRecipients ?? []).map(named).filter(Boolean);
   const cc = (message.ccRecipients ?? []).map(named).filter(Boolean);
   const sent = message.sentDateTime ?? message.receivedDateTime ?? message.createdDateTime ?? new Date(0);
@@ -242,7 +311,7 @@ function toDocument(message: Message, mailbox: Mailbox, folderName: string): Sou
     url: link.success
       ? link.data
       : `https://outlook.office.com/mail/deeplink/read/${encodeURIComponent(message.id)}`,
-    body: `${header.join('\n')}\n\n${bodyText(message)}`,
+    body: [`${header.join('\n')}\n\n${bodyText(message)}`, ...attachmentBlocks(attachments)].join('\n\n'),
     author: {
       ...(from?.name?.trim() ? { name: from.name.trim() } : {}),
       ...(fromAddress && z.email().safeParse(fromAddress).success ? { email: fromAddress } : {}),
@@ -258,6 +327,7 @@ function toDocument(message: Message, mailbox: Mailbox, folderName: string): Sou
       ...(fromAddress ? { from: fromAddress } : {}),
       to: (message.toRecipients ?? []).flatMap((recipient) => addressOf(recipient) ?? []),
       hasAttachments: message.hasAttachments ?? false,
+      attachments: attachments.map((attachment) => attachment.name),
     },
     ...(message.conversationId ? { parentExternalId: message.conversationId } : {}),
   };
@@ -268,6 +338,7 @@ function toDocument(message: Message, mailbox: Mailbox, folderName: string): Sou
  * another synced folder, in which case it is delivered as it is now.
  */
 async function resolveRemoval(
+  ctx: OutlookContext,
   mailbox: Mailbox,
   id: string,
 ): Promise<{ document: SourceDocument } | { deleted: string }> {
@@ -283,7 +354,7 @@ async function resolveRemoval(
   }
   const folder = mailbox.folders.find((candidate) => candidate.id === message.parentFolderId);
   if (!folder || message.isDraft) return { deleted: id };
-  return { document: toDocument(message, mailbox, folder.name) };
+  return { document: toDocument(message, mailbox, folder.name, await attachmentsOf(ctx, mailbox, message)) };
 }
 
 /** A folder's delta from where its state stands to a fresh delta link, one batch per page. */
@@ -319,7 +390,7 @@ async function* walkFolder(
     let oldest: Date | undefined;
     for (const entry of page.items) {
       if ('@removed' in entry) {
-        const outcome = await resolveRemoval(mailbox, entry.id);
+        const outcome = await resolveRemoval(ctx, mailbox, entry.id);
         if ('deleted' in outcome) deleted.push(outcome.deleted);
         else documents.push(outcome.document);
         continue;
@@ -328,7 +399,8 @@ async function* walkFolder(
       if (message.receivedDateTime && (!oldest || message.receivedDateTime < oldest))
         oldest = message.receivedDateTime;
       if (message.isDraft) deleted.push(message.id);
-      else documents.push(toDocument(message, mailbox, folder.name));
+      else
+        documents.push(toDocument(message, mailbox, folder.name, await attachmentsOf(ctx, mailbox, message)));
     }
     const deltaLink = page.body['@odata.deltaLink'];
     if (page.next === null && deltaLink === undefined)
@@ -381,7 +453,7 @@ async function* mailboxIds(ctx: OutlookContext, mailbox: Mailbox): AsyncGenerato
           $filter: `receivedDateTime ge ${ctx.syncWindowStart.toISOString()}`,
           $top: 500,
         },
-        headers: { prefer: `IdType="ImmutableId"` },
+        headers: { prefer: IMMUTABLE_IDS },
       },
     });
     for await (const page of pages) yield page.items.map((message) => message.id);

@@ -30,3 +30,4 @@ export { LimiterPool, RequestLimiter, type RateLimit, type RequestLimits } from 
 export { systemClock, type Clock } from './clock';
 export { silentLogger, type ConnectorLogger } from './logger';
 export { callVendor, unwrapConnectorError, vendorFetch, type VendorFetch } from './vendor-fetch';
+export { attachmentBlocks, readAttachment, type AttachmentText } from './attachments';

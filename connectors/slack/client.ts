@@ -34,7 +34,14 @@ const REVOKED = new Set([
   'enterprise_is_restricted',
 ]);
 /** The item is gone or the app was removed from it: a sync skips it, pruning removes what was indexed. */
-const GONE = new Set(['channel_not_found', 'not_in_channel', 'thread_not_found', 'user_not_found']);
+const GONE = new Set([
+  'channel_not_found',
+  'not_in_channel',
+  'thread_not_found',
+  'user_not_found',
+  'file_not_found',
+  'file_deleted',
+]);
 /** The token works but lacks a scope or a grant the reads need. */
 const UNGRANTED = new Set(['missing_scope', 'no_permission', 'team_access_not_granted']);
 /** Slack's own trouble: worth another try later. */

@@ -1,9 +1,9 @@
 // Slack messages as Scout documents. A message with replies is one document holding its whole thread, so a hit
 // on a reply brings the question it answers; a message without replies is a document of its own, because it is
 // what Slack's permalink opens and what Slack edits or deletes: an edit re-indexes one document, a deletion
-// prunes one, and no stale neighbour survives in a shared day-document. Files shared at the top level of a
-// channel are documents of their own, with the text Scout's parsers read from them; files shared in a thread's
-// replies are named, with their links, inside the thread's document.
+// prunes one, and no stale neighbour survives in a shared day-document. Files shared in a channel, at its top
+// level or in a thread's reply, are documents of their own, with the text Scout's parsers read from them, and are
+// named with their links in the document of the message or thread that shared them.
 import { z } from 'zod';
 import { groupPrincipal, type Principal, type SourceDocument } from '../sdk';
 
@@ -28,8 +28,15 @@ export const fileSchema = z.object({
   user: z.string().optional(),
   preview: z.string().optional(),
   plain_text: z.string().optional(),
+  file_access: z.string().optional(),
 });
 export type SlackFile = z.output<typeof fileSchema>;
+
+/**
+ * A file shared over Slack Connect from another organisation can come as a stub: its id, and Slack's word that only
+ * files.info tells the rest (name, permalink, download address).
+ */
+export const isFileStub = (file: SlackFile) => file.file_access === 'check_file_info';
 
 export const messageSchema = z.object({
   ts: z.string().regex(/^\d+(\.\d+)?$/),
@@ -77,10 +84,16 @@ export function readableMessages(
 
 export const isThread = (message: SlackMessage) => (message.reply_count ?? 0) > 0;
 
-/** Files worth a document: Slack keeps a tombstone of a deleted file, and hides files over a free plan's limit. */
+/**
+ * Files worth a document: Slack keeps a tombstone of a deleted file, and hides files over a free plan's limit. A
+ * stub counts, to be completed with files.info before a document is made of it.
+ */
 export function shownFiles(message: SlackMessage): SlackFile[] {
   return (message.files ?? []).filter(
-    (file) => file.permalink !== undefined && file.mode !== 'tombstone' && file.mode !== 'hidden_by_limit',
+    (file) =>
+      (file.permalink !== undefined || isFileStub(file)) &&
+      file.mode !== 'tombstone' &&
+      file.mode !== 'hidden_by_limit',
   );
 }
 
@@ -223,7 +236,10 @@ function fileTypeOf(file: SlackFile): string {
   return /^[a-z0-9]/.test(type) ? type : 'file';
 }
 
-/** A file shared at the top level of a channel, addressed by its permalink; `text` is what the parsers read. */
+/**
+ * A file shared in a channel, by a top-level message or a thread's reply, addressed by its permalink; `text` is
+ * what the parsers read. Its parent is the document of the message that shared it, or of that reply's thread.
+ */
 export function fileDocument(
   channel: SlackChannel,
   message: SlackMessage,
@@ -258,6 +274,6 @@ export function fileDocument(
       channelId: channel.id,
       ...(file.pretty_type ? { kind: file.pretty_type } : {}),
     },
-    parentExternalId: messageId(channel.id, message.ts),
+    parentExternalId: messageId(channel.id, message.thread_ts ?? message.ts),
   };
 }

@@ -11,6 +11,7 @@ import type {
   ConversationsListResponse,
   ConversationsMembersResponse,
   ConversationsRepliesResponse,
+  FilesInfoResponse,
   OauthV2AccessResponse,
   UsersInfoResponse,
   UsersListResponse,
@@ -26,6 +27,7 @@ import {
 export type SlackUser = NonNullable<UsersListResponse['members']>[number];
 export type SlackMessage = NonNullable<ConversationsHistoryResponse['messages']>[number];
 export type SlackChannel = NonNullable<ConversationsListResponse['channels']>[number];
+export type SlackFileInfo = NonNullable<FilesInfoResponse['file']>;
 
 export interface FakeChannel {
   channel: SlackChannel;
@@ -70,6 +72,12 @@ export interface SlackFake {
   reply(channelId: string, threadTs: string, input: PostInput): SlackMessage;
   edit(channelId: string, ts: string, text: string): void;
   remove(channelId: string, ts: string): void;
+  /** Deletes a thread's reply, as its author would: the parent's reply count and latest reply follow. */
+  removeReply(channelId: string, ts: string): void;
+  /** Deletes a file: every message that shared it keeps a tombstone in its place, as Slack shows them. */
+  deleteFile(fileId: string): void;
+  /** What files.info answers for a file (a Slack Connect file's messages carry only a stub of it). */
+  describeFile(file: SlackFileInfo): void;
   rename(channelId: string, name: string): void;
   makePrivate(channelId: string): void;
   removeMember(channelId: string, userId: string): void;
@@ -148,6 +156,8 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     server.route('POST', `/api/${method}`, authed(handler));
 
   const fileBytes = new Map<string, Uint8Array>();
+  const fileInfos = new Map<string, SlackFileInfo>();
+  const deletedFiles = new Set<string>();
   // Slack sends a request without a token that may read the file to its sign-in page.
   server.route('GET', '/files-pri/:teamFile/download/:name', (request): FakeResponse => {
     const bytes = fileBytes.get(request.params.teamFile ?? '');
@@ -264,6 +274,15 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
     return { json: body };
   });
 
+  route('files.info', (params) => {
+    const id = params.get('file') ?? '';
+    if (deletedFiles.has(id)) return error('file_deleted');
+    const file = fileInfos.get(id);
+    if (!file) return error('file_not_found');
+    const body: FilesInfoResponse = { ok: true, file, comments: [], response_metadata: { next_cursor: '' } };
+    return { json: body };
+  });
+
   // The token endpoint takes client credentials in the form, not a bearer token.
   server.route('POST', '/api/oauth.v2.access', (request) => {
     const params = paramsOf(request);
@@ -371,6 +390,34 @@ export async function startSlackFake(options: SlackFakeOptions = {}): Promise<Sl
       const entry = entryOf(channelId);
       entry.messages = entry.messages.filter((message) => message.ts !== ts);
       entry.replies.delete(ts);
+    },
+    removeReply(channelId, ts) {
+      const entry = entryOf(channelId);
+      const threadTs = [...entry.replies].find(([, replies]) => replies.some((r) => r.ts === ts))?.[0];
+      const parent = entry.messages.find((message) => message.ts === threadTs);
+      if (threadTs === undefined || !parent) throw new Error(`no reply ${ts} in ${channelId}`);
+      const replies = (entry.replies.get(threadTs) ?? []).filter((reply) => reply.ts !== ts);
+      entry.replies.set(threadTs, replies);
+      parent.reply_count = replies.length;
+      parent.latest_reply = replies
+        .map((r) => r.ts ?? '')
+        .sort((a, b) => tsNumber(a) - tsNumber(b))
+        .at(-1);
+      parent.reply_users = [...new Set(replies.map((r) => r.user ?? ''))];
+    },
+    deleteFile(fileId) {
+      fileBytes.delete(`T0FAKE-${fileId}`);
+      fileInfos.delete(fileId);
+      deletedFiles.add(fileId);
+      for (const entry of channels.values())
+        for (const message of [...entry.messages, ...[...entry.replies.values()].flat()])
+          if (message.files)
+            message.files = message.files.map((file) =>
+              file.id === fileId ? { id: fileId, mode: 'tombstone' } : file,
+            );
+    },
+    describeFile(file) {
+      fileInfos.set(file.id ?? '', file);
     },
     rename(channelId, name) {
       entryOf(channelId).channel.name = name;

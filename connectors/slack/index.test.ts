@@ -38,6 +38,16 @@ const docs = (batches: readonly SyncBatch[]) => batches.flatMap((batch) => batch
 const byId = (batches: readonly SyncBatch[]) =>
   new Map(docs(batches).map((doc): [string, SourceDocument] => [doc.externalId, doc]));
 const id = (channel: string, ts: string) => `${channel}/${ts}`;
+/** A file as Slack attaches it to the message that shares it. */
+const sharedFile = (fileId: string, name: string) => ({
+  id: fileId,
+  name,
+  title: name,
+  filetype: name.split('.').at(-1),
+  permalink: `https://acme.slack.com/files/UADA/${fileId}/${name}`,
+  user: ADMIN,
+  created: Math.floor(Date.now() / 1000),
+});
 
 describe('slack connector', () => {
   it('passes the conformance kit', async () => {
@@ -163,6 +173,104 @@ describe('slack connector', () => {
     expect(docs(second).map((doc) => doc.body)).toEqual([
       expect.stringContaining('Ada Lovelace: On the green cluster'),
     ]);
+  });
+
+  it('indexes a file shared in a thread’s reply as a file of the channel, its thread as its parent', async () => {
+    const shared = sharedFile('F0NUMBERS', 'numbers.csv');
+    const reply = fake.reply(fixture.general, fixture.ts.question, {
+      user: ADMIN,
+      text: 'The latency numbers',
+      files: [shared],
+    });
+    const found = byId(await collect(slackConnector.fullSync(context())));
+    const fileDoc = `${id(fixture.general, reply.ts ?? '')}/F0NUMBERS`;
+    expect(found.get(fileDoc)).toMatchObject({
+      title: 'numbers.csv',
+      objectType: 'Files',
+      fileType: 'csv',
+      url: shared.permalink,
+      author: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      // Readable exactly as the thread is: by #general's members and the workspace's full members.
+      acl: ['group:slack:C0GENERAL', 'group:slack:workspace-full-members'],
+      parentExternalId: id(fixture.general, fixture.ts.question),
+    });
+    expect(found.get(fileDoc)?.body).toContain('The latency numbers');
+    expect(found.get(id(fixture.general, fixture.ts.question))?.body).toContain(
+      `Ada Lovelace: The latency numbers\n[numbers.csv](${shared.permalink})`,
+    );
+    expect((await collect(slackConnector.listIds(context()))).flat()).toContain(fileDoc);
+  });
+
+  it('prunes a thread reply’s file once the file or the reply is deleted', async () => {
+    const kept = fake.reply(fixture.general, fixture.ts.question, {
+      user: ADMIN,
+      text: 'Two files',
+      files: [sharedFile('F0KEPT', 'kept.pdf'), sharedFile('F0GONE', 'gone.pdf')],
+    });
+    const dropped = fake.reply(fixture.general, fixture.ts.question, {
+      user: MEMBER,
+      text: 'One more',
+      files: [sharedFile('F0LAST', 'last.pdf')],
+    });
+    const listed = async () => (await collect(slackConnector.listIds(context()))).flat();
+    const keptId = `${id(fixture.general, kept.ts ?? '')}/F0KEPT`;
+    const goneId = `${id(fixture.general, kept.ts ?? '')}/F0GONE`;
+    const lastId = `${id(fixture.general, dropped.ts ?? '')}/F0LAST`;
+    expect(await listed()).toEqual(expect.arrayContaining([keptId, goneId, lastId]));
+
+    fake.deleteFile('F0GONE');
+    fake.removeReply(fixture.general, dropped.ts ?? '');
+    const after = await listed();
+    expect(after).toContain(keptId);
+    expect(after).not.toContain(goneId);
+    expect(after).not.toContain(lastId);
+    expect(after).toContain(id(fixture.general, fixture.ts.question));
+  });
+
+  it('delivers a new reply with a file as its thread and its file, fetching no unchanged file again', async () => {
+    const full = await collect(slackConnector.fullSync(context()));
+    // The spec's message shares a file of its own: a reply to it must not bring that file again.
+    const reply = fake.reply(fixture.eng, fixture.ts.spec, {
+      user: ADMIN,
+      text: 'The revised figures',
+      files: [sharedFile('F0FIGURES', 'figures.pdf')],
+    });
+    const next = await collect(slackConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    expect(docs(next).map((doc) => doc.externalId)).toEqual([
+      id(fixture.eng, fixture.ts.spec),
+      `${id(fixture.eng, reply.ts ?? '')}/F0FIGURES`,
+    ]);
+    expect(docs(next)[1]?.acl).toEqual(['group:slack:G0ENG']);
+  });
+
+  it('completes a file shared over Slack Connect with files.info, and leaves out one Slack no longer has', async () => {
+    // How Slack shows another organisation's file in a message: its id, and where to ask for the rest.
+    const stub = (fileId: string) => ({
+      id: fileId,
+      mode: 'file_access',
+      file_access: 'check_file_info',
+      created: 0,
+      timestamp: 0,
+      user: '',
+    });
+    const plan = sharedFile('F0PARTNER', 'partner-plan.pdf');
+    fake.describeFile(plan);
+    const reply = fake.reply(fixture.eng, fixture.ts.design, {
+      user: EXTERNAL,
+      text: 'Our plan, and an old draft',
+      files: [stub('F0PARTNER'), stub('F0UNKNOWN')],
+    });
+    const found = byId(await collect(slackConnector.fullSync(context())));
+    expect(found.get(`${id(fixture.eng, reply.ts ?? '')}/F0PARTNER`)).toMatchObject({
+      title: 'partner-plan.pdf',
+      url: plan.permalink,
+      acl: ['group:slack:G0ENG'],
+      parentExternalId: id(fixture.eng, fixture.ts.design),
+    });
+    expect(found.has(`${id(fixture.eng, reply.ts ?? '')}/F0UNKNOWN`)).toBe(false);
+    const thread = found.get(id(fixture.eng, fixture.ts.design))?.body;
+    expect(thread).toContain(`Erin: Our plan, and an old draft\n[partner-plan.pdf](${plan.permalink})`);
+    expect(thread).not.toContain('F0UNKNOWN');
   });
 
   it('lists the ids of what exists, so deleted messages and channels are pruned', async () => {

@@ -1,5 +1,5 @@
 // The Slack connector (issue 12): public and private channels the Scout app was added to, their messages and
-// threads, and the files shared in them, read with Slack's own WebClient (./client.ts) through an OAuth v2 bot
+// threads, and the files shared in them (at a channel's top level or in a thread's replies), read with Slack's own WebClient (./client.ts) through an OAuth v2 bot
 // token. Who may read a channel is mirrored as Slack decides it: a group per channel (its members) and, for a
 // public channel, the group of the workspace's full members, since guests read only the channels they are in.
 // Direct messages are not read: the spec offers no option to include them.
@@ -35,6 +35,8 @@ import {
   channelSchema,
   fileDocument,
   fileId,
+  fileSchema,
+  isFileStub,
   isThread,
   lastActivity,
   messageDocument,
@@ -227,6 +229,29 @@ async function fileText(session: Session, file: SlackFile): Promise<string | nul
   }
 }
 
+/**
+ * The message with each Slack Connect stub among its files completed by files.info; a stub whose file Slack no
+ * longer has, or will not describe, is left out, so no document is made of a file nobody can open.
+ */
+async function withCompleteFiles(slack: SlackApi, message: SlackMessage): Promise<SlackMessage> {
+  if (!message.files?.some(isFileStub)) return message;
+  const files: SlackFile[] = [];
+  for (const file of message.files) {
+    if (!isFileStub(file)) {
+      files.push(file);
+      continue;
+    }
+    try {
+      const answer = await slack.call('files.info', (client) => client.files.info({ file: file.id }));
+      const complete = fileSchema.safeParse(answer.file);
+      if (complete.success && complete.data.permalink !== undefined) files.push(complete.data);
+    } catch (error) {
+      if (!(error instanceof NotFoundError)) throw error;
+    }
+  }
+  return { ...message, files };
+}
+
 /** Every page of a Slack cursor-paginated method, from `start`; Slack ends a listing with an empty cursor. */
 async function* slackPages<T extends { response_metadata?: { next_cursor?: string } }>(
   fetchPage: (cursor: string | undefined) => Promise<T>,
@@ -293,6 +318,20 @@ async function threadOf(slack: SlackApi, channelId: string, parent: SlackMessage
   return messages[0]?.ts === parent.ts ? messages : [parent, ...messages];
 }
 
+/** The thread, or nothing when it was deleted since its channel's page was read (its files go with it). */
+async function threadIfAny(
+  slack: SlackApi,
+  channelId: string,
+  parent: SlackMessage,
+): Promise<SlackMessage[]> {
+  try {
+    return await threadOf(slack, channelId, parent);
+  } catch (error) {
+    if (error instanceof NotFoundError) return [];
+    throw error;
+  }
+}
+
 const maxTs = (a: string, b: string) => (Number(b) > Number(a) ? b : a);
 
 /** The documents of one history page, and the latest timestamp it showed. */
@@ -305,20 +344,21 @@ async function pageDocuments(
   const documents: SourceDocument[] = [];
   let mark = current.mark;
   for (const message of messages) {
-    let thread: SlackMessage[] = [message];
-    try {
-      if (isThread(message)) thread = await threadOf(session.api, channel.id, message);
-    } catch (error) {
-      // The thread was deleted since the history page was read: listIds will not list it either.
-      if (error instanceof NotFoundError) continue;
-      throw error;
-    }
+    // A thread deleted since the history page was read is skipped: listIds will not list it either.
+    const thread = isThread(message) ? await threadIfAny(session.api, channel.id, message) : [message];
+    if (thread.length === 0) continue;
     for (const part of thread) mark = maxTs(mark, lastActivity(part));
     if (!current.whole && !changedSince(thread, current.since)) continue;
-    await resolvePeople(session, userIdsOf(thread));
-    documents.push(messageDocument(session.workspace, channel, thread, session.people));
-    for (const file of shownFiles(message))
-      documents.push(fileDocument(channel, message, file, session.people, await fileText(session, file)));
+    const parts: SlackMessage[] = [];
+    for (const part of thread) parts.push(await withCompleteFiles(session.api, part));
+    await resolvePeople(session, userIdsOf(parts));
+    documents.push(messageDocument(session.workspace, channel, parts, session.people));
+    // A thread re-read for one new reply does not fetch again the files of the messages that did not change.
+    for (const part of parts) {
+      if (!current.whole && !changedSince([part], current.since)) continue;
+      for (const file of shownFiles(part))
+        documents.push(fileDocument(channel, part, file, session.people, await fileText(session, file)));
+    }
   }
   return { documents, mark };
 }
@@ -456,10 +496,13 @@ export const slackConnector = defineConnector({
         for await (const { page } of slackPages((cursor) =>
           historyPage(slack, channel.id, oldest, cursor ?? null),
         )) {
-          yield readableMessages(page.messages).flatMap((message) => [
-            messageId(channel.id, message.ts),
-            ...shownFiles(message).map((file) => fileId(channel.id, message.ts, file)),
-          ]);
+          const ids: string[] = [];
+          for (const message of readableMessages(page.messages)) {
+            ids.push(messageId(channel.id, message.ts));
+            for (const part of isThread(message) ? await threadIfAny(slack, channel.id, message) : [message])
+              ids.push(...shownFiles(part).map((file) => fileId(channel.id, part.ts, file)));
+          }
+          yield ids;
         }
       } catch (error) {
         if (!(error instanceof NotFoundError)) throw error;

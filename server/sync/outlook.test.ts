@@ -7,6 +7,7 @@ import {
   FOLDERS,
   OWNER,
   SEEDED_INDEXED,
+  fileAttachment,
   message,
   startOutlookFake,
   type OutlookFake,
@@ -14,6 +15,7 @@ import {
 import { createOutlookConnector } from '../../connectors/outlook';
 import { FAKE_CLIENT } from '../../connectors/microsoft/fake-identity';
 import { appConnections, documents, type User } from '../db/schema';
+import { makeDocx, makePdf } from '../parsing/testing';
 import { titlesFound } from '../testing/search';
 import { insertConnection, syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
@@ -128,6 +130,66 @@ describe('outlook through the engine', () => {
     expect(Object.keys(await indexed(connectionId)).sort()).toEqual(['m1', 'm20', 'm4', 'm5', 'm6']);
     expect(await search(ada, 'retrospective')).toEqual([]);
   });
+
+  it('finds the text of a PDF and a Word attachment of a new message for the mailbox owner alone, under each file’s name', async () => {
+    const review = await makePdf([['Telemetry from the quasar probe', 'arrived on schedule.']]);
+    fake.put(message('m40', FOLDERS.inbox, 0, 'Flight review pack'));
+    fake.attach(
+      'm40',
+      fileAttachment('a-review', 'review.pdf', 'application/pdf', review),
+      fileAttachment(
+        'a-handbook',
+        'handbook.docx',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+        await makeDocx(),
+      ),
+      fileAttachment('a-scan', 'scan.pdf', 'application/pdf', review, { size: 2 * 1024 * 1024 * 1024 }),
+      fileAttachment(
+        'a-broken',
+        'broken.pdf',
+        'application/pdf',
+        new TextEncoder().encode('%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage, no xref'),
+      ),
+      fileAttachment(
+        'a-gone',
+        'minutes.pdf',
+        'application/pdf',
+        await makePdf([['Minutes of the lemur board']]),
+      ),
+    );
+    fake.server.clearLog();
+    // Graph no longer hands over one attachment: the message is indexed without its text.
+    fake.server.failNext(
+      1,
+      { kind: 'status', status: 404, json: { error: { code: 'ErrorItemNotFound', message: 'Not found.' } } },
+      { path: '/v1.0/me/messages/m40/attachments/a-gone/$value' },
+    );
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+
+    expect(await search(ada, 'telemetry')).toEqual(['Flight review pack']);
+    expect(await search(ada, 'laptop')).toEqual(['Flight review pack']);
+    for (const other of [grace, admin]) {
+      expect(await search(other, 'telemetry')).toEqual([]);
+      expect(await search(other, 'laptop')).toEqual([]);
+    }
+    const [stored] = await server.store.db
+      .select({ body: documents.body })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, 'm40')));
+    expect(stored?.body).toContain('Attachment: review.pdf\n\nTelemetry from the quasar probe');
+    expect(stored?.body).toContain(
+      'Attachments: review.pdf, handbook.docx, scan.pdf, broken.pdf, minutes.pdf',
+    );
+    expect(await search(ada, 'lemur')).toEqual([]);
+    // The attachment over the size limit is never fetched, and the one that will not parse adds no text.
+    expect(stored?.body).not.toContain('Attachment: scan.pdf');
+    expect(stored?.body).not.toContain('Attachment: broken.pdf');
+    const fetched = fake.server.requests
+      .filter((request) => request.path.endsWith('/$value'))
+      .map((request) => request.path.split('/').at(-2))
+      .sort();
+    expect(fetched).toEqual(['a-broken', 'a-gone', 'a-handbook', 'a-review']);
+  });
 });
 
 describe('outlook connected org-wide on the tenant’s admin consent', () => {
@@ -192,6 +254,29 @@ describe('outlook connected org-wide on the tenant’s admin consent', () => {
     expect(await sync(connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 2 });
     expect(await search(grace, 'compiler')).toEqual([]);
     expect(await search(ada, 'zeppelin')).toEqual(['Zeppelin insurance']);
+  });
+
+  it('reads the attachments of each mailbox with the app-only token, for that mailbox’s owner alone', async () => {
+    tenant.put(message('a3', FOLDERS.inbox, 0, 'Zeppelin mooring'));
+    tenant.attach(
+      'a3',
+      fileAttachment(
+        'a-manual',
+        'mooring.pdf',
+        'application/pdf',
+        await makePdf([['Tie the walrus rope to the mast', 'before the gale.']]),
+      ),
+    );
+    tenant.server.clearLog();
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await search(ada, 'walrus')).toEqual(['Zeppelin mooring']);
+    expect(await search(grace, 'walrus')).toEqual([]);
+    expect(await search(admin, 'walrus')).toEqual([]);
+    expect(
+      tenant.server.requests.some(
+        (request) => request.path === `/v1.0/users/${OWNER.id}/messages/a3/attachments/a-manual/$value`,
+      ),
+    ).toBe(true);
   });
 });
 

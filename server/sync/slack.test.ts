@@ -264,6 +264,51 @@ describe('a Slack workspace synced into the index', () => {
     expect(downloads).toEqual(['T0FAKE-F0BROKEN', 'T0FAKE-F0HANDBOOK', 'T0FAKE-F0REVIEW']);
   });
 
+  let gatewayReply: string;
+
+  it('finds a file shared in a thread’s reply, added since the last sync, for the channel’s members alone', async () => {
+    const name = 'Gateway report.pdf';
+    const bytes = await makePdf([['Latency of the quokka gateway', 'fell by half.']]);
+    const reply = fake.reply(fixture.general, fixture.ts.question, {
+      user: 'UADA',
+      text: 'The gateway report',
+      files: [
+        {
+          id: 'F0GATEWAY',
+          name,
+          title: name,
+          mimetype: 'application/pdf',
+          filetype: 'pdf',
+          size: bytes.byteLength,
+          permalink: `https://acme.slack.com/files/UADA/F0GATEWAY/${name}`,
+          url_private_download: fake.storeFile('F0GATEWAY', name, bytes),
+          user: 'UADA',
+          created: Math.floor(Date.now() / 1000),
+        },
+      ],
+    });
+    gatewayReply = reply.ts ?? '';
+    expect(await found(grace, 'quokka')).toEqual([]);
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    // Ada and Grace are in #general (renamed #announcements above); Gus is a guest outside it, Bob has no Slack.
+    expect(await found(ada, 'quokka')).toEqual([name]);
+    expect(await found(grace, 'quokka')).toEqual([name]);
+    expect(await found(gus, 'quokka')).toEqual([]);
+    expect(await found(bob, 'quokka')).toEqual([]);
+    expect(await found(grace, 'gateway')).toEqual([
+      '#announcements: Where do we deploy the billing service?',
+      name,
+    ]);
+    expect(await indexedIds(connectionId)).toContain(`${fixture.general}/${gatewayReply}/F0GATEWAY`);
+  });
+
+  it('prunes a thread reply’s file once the reply is deleted', async () => {
+    fake.removeReply(fixture.general, gatewayReply);
+    expect(await sync(connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 1 });
+    expect(await found(grace, 'quokka')).toEqual([]);
+    expect(await indexedIds(connectionId)).not.toContain(`${fixture.general}/${gatewayReply}/F0GATEWAY`);
+  });
+
   it('asks for a reconnect when Slack says the token expired', async () => {
     fake.expireToken();
     expect(await sync(connectionId, 'incremental')).toEqual({
