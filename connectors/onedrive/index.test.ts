@@ -46,7 +46,8 @@ describe('onedrive connector', () => {
       fullSync: { documents: 2 },
       resumedMidSync: true,
       incremental: { documents: 2, deleted: 1 },
-      groups: 2,
+      // The tenant's two security groups and the Microsoft 365 group of its Engineering site.
+      groups: 3,
     });
   });
 
@@ -89,7 +90,7 @@ describe('onedrive individual connection', () => {
         return { changed: ['b!linus:plan'], deleted: [] };
       },
     });
-    expect(report).toMatchObject({ fullSync: { documents: 1 }, incremental: { documents: 1 }, groups: 2 });
+    expect(report).toMatchObject({ fullSync: { documents: 1 }, incremental: { documents: 1 }, groups: 3 });
   });
 
   it('indexes the member’s own OneDrive only, each file with its readers computed as the org connection does', async () => {

@@ -1,9 +1,22 @@
 // A fake Microsoft 365 tenant on 127.0.0.1: the identity platform's client-credentials token endpoint and the
 // Graph calls the SharePoint and OneDrive connectors make (sites, drives, delta, items, permissions, users,
-// groups). Answers are typed with @microsoft/microsoft-graph-types, so a shape Graph does not have fails to
+// groups, a Microsoft 365 group's team site and owners, site pages with their canvas, lists and their items'
+// delta). Answers are typed with @microsoft/microsoft-graph-types, so a shape Graph does not have fails to
 // compile. Everything a test needs to change is scriptable: edits, moves, deletes, sharing, group membership,
 // tokens that expire early and delta tokens too old to follow (410).
-import type { Drive, DriveItem, Group, Permission, Site, User } from '@microsoft/microsoft-graph-types';
+import type {
+  Deleted,
+  Drive,
+  DriveItem,
+  Group,
+  List,
+  ListItem,
+  Permission,
+  Site,
+  SitePage,
+  TextWebPart,
+  User,
+} from '@microsoft/microsoft-graph-types';
 import { fakeAdminConsent } from '../microsoft/fake-identity';
 import { startFakeServer, type FakeRequest, type FakeResponse, type FakeServer } from '../sdk/fake-server';
 
@@ -42,6 +55,28 @@ interface Change {
   driveId: string;
   itemId: string;
 }
+
+interface StoredPage {
+  siteId: string;
+  /** With its canvasLayout, which Graph returns only when asked to expand it. */
+  page: SitePage;
+}
+
+interface StoredList {
+  siteId: string;
+  list: List;
+  items: Map<string, ListItem>;
+}
+
+/** A change to a list item, for the list's delta. */
+interface ListChange {
+  seq: number;
+  listId: string;
+  itemId: string;
+}
+
+/** What listItem delta answers: the item, or only its id and the deleted facet once it is gone. */
+type DeltaListItem = ListItem & { deleted?: Deleted };
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOString();
@@ -95,6 +130,22 @@ export interface FileSpec {
   size?: number;
 }
 
+export interface PageSpec {
+  id: string;
+  title: string;
+  description?: string;
+  /** The HTML of the page's text web parts, one per entry, in page order. */
+  paragraphs: string[];
+  modifiedDaysAgo?: number;
+}
+
+export interface ListItemSpec {
+  id: string;
+  /** The item's columns, Title among them, as Graph's fields answer them. */
+  fields: Record<string, string | number | boolean>;
+  modifiedDaysAgo?: number;
+}
+
 export interface GraphTenantFake {
   readonly login: FakeServer;
   readonly graph: FakeServer;
@@ -102,7 +153,16 @@ export interface GraphTenantFake {
   readonly config: { baseUrl: string; loginUrl: string };
   /** Every file's external id, as the connectors name them, with its title: what a full sync should index. */
   files(driveIds?: readonly string[]): Map<string, string>;
+  /** Every site page's and list item's external id with its title, as a full sync should index them. */
+  siteContent(): Map<string, string>;
   upsert(driveId: string, spec: FileSpec): void;
+  /** Creates or rewrites a site page (site pages have no delta: the page's lastModifiedDateTime moves). */
+  upsertPage(siteId: string, spec: PageSpec): void;
+  removePage(siteId: string, pageId: string): void;
+  upsertListItem(listId: string, spec: ListItemSpec): void;
+  removeListItem(listId: string, itemId: string): void;
+  /** A Microsoft 365 group's owners, by user id. */
+  setGroupOwners(groupId: string, owners: string[]): void;
   rename(driveId: string, itemId: string, name: string): void;
   move(driveId: string, itemId: string, parentId: string): void;
   remove(driveId: string, itemId: string): void;
@@ -120,18 +180,27 @@ export interface GraphTenantFake {
   close(): Promise<void>;
 }
 
-/** Engineering and HR sites with a library each, Grace's and Linus's OneDrives, groups eng ⊃ sre. */
+/**
+ * Engineering and HR sites with a library each, Grace's and Linus's OneDrives, security groups eng ⊃ sre, and the
+ * Microsoft 365 group whose team site Engineering is (HR belongs to no group).
+ */
 function seed(
   tenant: string,
   people: readonly string[],
-): { sites: Site[]; drives: StoredDrive[]; users: User[]; groups: Map<string, string[]> } {
+): {
+  sites: Site[];
+  drives: StoredDrive[];
+  users: User[];
+  groups: Map<string, string[]>;
+  teams: Map<string, { siteId: string; owners: string[] }>;
+} {
   const names = ['admin', 'ada', 'grace', 'linus', 'bob'];
   const users = [...names, ...people.filter((name) => !names.includes(name))].map((name) =>
     user(name, tenant),
   );
   const sites: Site[] = [
-    { id: 'contoso.sharepoint.com,s-eng,w-eng', displayName: 'Engineering', name: 'eng' },
-    { id: 'contoso.sharepoint.com,s-hr,w-hr', displayName: 'HR', name: 'hr' },
+    { id: ENG_SITE, displayName: 'Engineering', name: 'eng' },
+    { id: HR_SITE, displayName: 'HR', name: 'hr' },
   ];
   const drive = (id: string, name: string, owner: { siteId?: string; userId?: string }): StoredDrive => ({
     drive: { id, name, driveType: owner.siteId ? 'documentLibrary' : 'business' },
@@ -159,7 +228,86 @@ function seed(
     groups: new Map([
       ['g-eng', ['u-grace', 'g-sre']],
       ['g-sre', ['u-linus']],
+      [TEAM_GROUP, ['u-bob', 'u-linus']],
     ]),
+    teams: new Map([[TEAM_GROUP, { siteId: sites[0]!.id!, owners: ['u-ada'] }]]),
+  };
+}
+
+/** The Microsoft 365 group of the Engineering team site: Bob and Linus members, Ada its owner. */
+export const TEAM_GROUP = 'm365-eng';
+export const ENG_SITE = 'contoso.sharepoint.com,s-eng,w-eng';
+export const HR_SITE = 'contoso.sharepoint.com,s-hr,w-hr';
+
+/** The fixture's lists by site: libraries and hidden lists beside the lists whose items are indexed. */
+function seedLists(): StoredList[] {
+  const list = (
+    siteId: string,
+    id: string,
+    displayName: string,
+    template: string,
+    hidden = false,
+  ): StoredList => ({
+    siteId,
+    list: {
+      id,
+      name: displayName.replace(/ /g, ''),
+      displayName,
+      webUrl: `https://contoso.sharepoint.com/sites/${siteId.split(',')[1]}/Lists/${encodeURIComponent(displayName)}`,
+      createdDateTime: daysAgo(30),
+      lastModifiedDateTime: daysAgo(1),
+      list: { hidden, template, contentTypesEnabled: false },
+    },
+    items: new Map(),
+  });
+  return [
+    list(ENG_SITE, 'l-eng-docs', 'Documents', 'documentLibrary'),
+    list(ENG_SITE, 'l-eng-pages', 'Site Pages', 'webPageLibrary'),
+    list(ENG_SITE, 'l-incidents', 'Incidents', 'genericList'),
+    list(ENG_SITE, 'l-eng-hidden', 'Workflow Tasks', 'genericList', true),
+    list(HR_SITE, 'l-holidays', 'Holidays', 'genericList'),
+  ];
+}
+
+/** The fixture's site pages by site. */
+function seedPages(): Record<string, PageSpec[]> {
+  return {
+    [ENG_SITE]: [
+      {
+        id: 'launch',
+        title: 'Launch checklist',
+        description: 'What ships when',
+        paragraphs: [
+          '<h2>Before launch</h2><p>Freeze the <b>zeppelin</b> schema.</p>',
+          '<p>Tell support.</p>',
+        ],
+      },
+      {
+        id: 'ancient-page',
+        title: 'Old intranet',
+        paragraphs: ['<p>Retired.</p>'],
+        modifiedDaysAgo: 4 * 365,
+      },
+    ],
+    [HR_SITE]: [
+      { id: 'benefits', title: 'Benefits overview', paragraphs: ['<p>Unpaid sabbatical rules.</p>'] },
+    ],
+  };
+}
+
+/** The fixture's list items by list. */
+function seedListItems(): Record<string, ListItemSpec[]> {
+  return {
+    'l-incidents': [
+      {
+        id: '1',
+        fields: { Title: 'Database failover', Severity: 'High', Summary: 'Replica lag on marmalade' },
+      },
+      { id: '2', fields: { Title: 'Expired certificate', Severity: 'Low', Resolved: true } },
+    ],
+    'l-eng-hidden': [{ id: '1', fields: { Title: 'Approval workflow step' } }],
+    'l-eng-docs': [{ id: '1', fields: { Title: 'Design', FileLeafRef: 'Design documents.docx' } }],
+    'l-holidays': [{ id: '1', fields: { Title: 'Company offsite', Date: '2026-07-01' } }],
   };
 }
 
@@ -216,7 +364,10 @@ export interface GraphTenantFakeOptions {
 export async function startGraphTenantFake(options: GraphTenantFakeOptions = {}): Promise<GraphTenantFake> {
   const pageSize = options.pageSize ?? 2;
   const tenant = options.tenant ?? TENANT;
-  const { sites, drives, users, groups } = seed(tenant, options.people ?? []);
+  const { sites, drives, users, groups, teams } = seed(tenant, options.people ?? []);
+  const pages: StoredPage[] = [];
+  const lists = seedLists();
+  const listChanges: ListChange[] = [];
   const changes: Change[] = [];
   let seq = 0;
   let resyncBelow = 0;
@@ -388,11 +539,122 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
     '/v1.0/groups',
     authed((request) => ({
       json: paged<Group>(
-        [...groups.keys()].map((id) => ({ id, displayName: id })),
+        [...groups.keys()].map((id) => ({
+          id,
+          displayName: id,
+          groupTypes: teams.has(id) ? ['Unified'] : [],
+        })),
         request,
         '/groups',
       ),
     })),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/groups/:group/sites/root',
+    authed((request) => {
+      const team = teams.get(request.params.group!);
+      const site = sites.find((entry) => entry.id === team?.siteId);
+      return site ? { json: site satisfies Site } : notFound;
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/groups/:group/owners/microsoft.graph.user',
+    authed((request) => {
+      const team = teams.get(request.params.group!);
+      if (!groups.has(request.params.group!)) return notFound;
+      const owners = users.filter((entry) => team?.owners.includes(entry.id!));
+      return {
+        json: paged<User>(owners, request, `/groups/${request.params.group}/owners/microsoft.graph.user`),
+      };
+    }),
+  );
+
+  // Site pages: the list leaves the canvas out, a page read with $expand=canvasLayout carries it.
+  const withoutCanvas = ({ canvasLayout: _canvas, ...page }: SitePage): SitePage => page;
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/pages/microsoft.graph.sitePage',
+    authed((request) => {
+      if (!sites.some((site) => site.id === request.params.site)) return notFound;
+      const own = pages
+        .filter((entry) => entry.siteId === request.params.site)
+        .map((entry) => withoutCanvas(entry.page));
+      const path = `/sites/${encodeURIComponent(request.params.site!)}/pages/microsoft.graph.sitePage`;
+      return { json: paged<SitePage>(own, request, path) };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/pages/:page/microsoft.graph.sitePage',
+    authed((request) => {
+      const entry = pages.find(
+        (stored) => stored.siteId === request.params.site && stored.page.id === request.params.page,
+      );
+      if (!entry) return notFound;
+      const expand = request.query.get('$expand') === 'canvasLayout';
+      return { json: (expand ? entry.page : withoutCanvas(entry.page)) satisfies SitePage };
+    }),
+  );
+
+  // Lists: system lists only when `system` is selected, as Graph does; none of the fixture's is one.
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/lists',
+    authed((request) => {
+      if (!sites.some((site) => site.id === request.params.site)) return notFound;
+      const own = lists.filter((entry) => entry.siteId === request.params.site).map((entry) => entry.list);
+      return { json: paged<List>(own, request, `/sites/${encodeURIComponent(request.params.site!)}/lists`) };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/lists/:list/items/delta',
+    authed((request) => {
+      const stored = lists.find(
+        (entry) => entry.siteId === request.params.site && entry.list.id === request.params.list,
+      );
+      if (!stored) return notFound;
+      const token = request.query.get('token');
+      const since = token === null ? null : Number(token);
+      if (since !== null && since < resyncBelow)
+        return { status: 410, json: { error: { code: 'resyncRequired', message: 'Resync required.' } } };
+      const as = Number(request.query.get('as') ?? seq);
+      const skip = Number(request.query.get('skip') ?? 0);
+      const withFields = request.query.get('$expand') === 'fields';
+      const view = (item: ListItem): DeltaListItem => {
+        const { fields: _fields, ...rest } = item;
+        return withFields ? item : rest;
+      };
+      let items: DeltaListItem[];
+      if (since === null) items = [...stored.items.values()].map(view);
+      else {
+        const latest = new Set(
+          listChanges
+            .filter((change) => change.listId === stored.list.id && change.seq > since && change.seq <= as)
+            .map((change) => change.itemId),
+        );
+        items = [...latest].map((id) => {
+          const item = stored.items.get(id);
+          return item ? view(item) : { id, deleted: { state: 'deleted' } };
+        });
+      }
+      const path = `/sites/${encodeURIComponent(stored.siteId)}/lists/${encodeURIComponent(stored.list.id!)}/items/delta`;
+      const link = new URL(`${base()}${path}`);
+      if (withFields) link.searchParams.set('$expand', 'fields');
+      const more = skip + pageSize < items.length;
+      if (more) {
+        if (since !== null) link.searchParams.set('token', String(since));
+        link.searchParams.set('as', String(as));
+        link.searchParams.set('skip', String(skip + pageSize));
+      } else link.searchParams.set('token', String(as));
+      const answer: Collection<DeltaListItem> = {
+        value: items.slice(skip, skip + pageSize),
+        ...(more ? { '@odata.nextLink': link.href } : { '@odata.deltaLink': link.href }),
+      };
+      return { json: answer };
+    }),
   );
   graph.route(
     'GET',
@@ -518,6 +780,14 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
     record(driveId, entry.item.id!);
   };
 
+  const mustList = (listId: string) => {
+    const stored = lists.find((entry) => entry.list.id === listId);
+    if (!stored) throw new Error(`no list ${listId}`);
+    return stored;
+  };
+  const fresh = (modified: string | null | undefined) =>
+    new Date(modified ?? 0).getTime() > Date.now() - 3 * 365 * DAY_MS;
+
   const fake: GraphTenantFake = {
     login,
     graph,
@@ -532,6 +802,92 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
         }
       }
       return all;
+    },
+    siteContent() {
+      const all = new Map<string, string>();
+      for (const { siteId, page } of pages)
+        if (fresh(page.lastModifiedDateTime)) all.set(`page:${siteId}:${page.id}`, page.title!);
+      for (const { siteId, list, items } of lists) {
+        if (list.list?.hidden || list.list?.template?.endsWith('Library')) continue;
+        for (const item of items.values()) {
+          // Graph's fieldValueSet is open: its columns are the list's own.
+          const title = (item.fields as Record<string, unknown> | null | undefined)?.Title;
+          if (fresh(item.lastModifiedDateTime))
+            all.set(`listitem:${siteId}:${list.id}:${item.id}`, String(title));
+        }
+      }
+      return all;
+    },
+    upsertPage(siteId, spec) {
+      const modified = daysAgo(spec.modifiedDaysAgo ?? 1);
+      const existing = pages.find((entry) => entry.siteId === siteId && entry.page.id === spec.id);
+      const webParts = spec.paragraphs.map((innerHtml, index): TextWebPart => ({
+        id: `${spec.id}-wp-${index}`,
+        innerHtml,
+      }));
+      const page: SitePage = {
+        id: spec.id,
+        name: `${spec.title.replace(/ /g, '-')}.aspx`,
+        title: spec.title,
+        description: spec.description ?? null,
+        webUrl: `https://contoso.sharepoint.com/sites/${siteId.split(',')[1]}/SitePages/${encodeURIComponent(spec.id)}.aspx`,
+        createdDateTime: existing?.page.createdDateTime ?? modified,
+        lastModifiedDateTime: existing ? new Date().toISOString() : modified,
+        createdBy: { user: { id: 'u-ada', displayName: 'Ada' } },
+        pageLayout: 'article',
+        publishingState: { level: 'published', versionId: '1.0' },
+        // The first text web part alone in a full-width section, the rest in a two-column one.
+        canvasLayout: {
+          id: `${spec.id}-canvas`,
+          horizontalSections: [
+            {
+              id: '1',
+              layout: 'fullWidth',
+              columns: [{ id: '1', width: 12, webparts: webParts.slice(0, 1) }],
+            },
+            {
+              id: '2',
+              layout: 'twoColumns',
+              columns: [
+                { id: '1', width: 6, webparts: webParts.slice(1) },
+                { id: '2', width: 6, webparts: [] },
+              ],
+            },
+          ],
+        },
+      };
+      if (existing) existing.page = page;
+      else pages.push({ siteId, page });
+    },
+    removePage(siteId, pageId) {
+      const at = pages.findIndex((entry) => entry.siteId === siteId && entry.page.id === pageId);
+      if (at < 0) throw new Error(`no page ${pageId} in ${siteId}`);
+      pages.splice(at, 1);
+    },
+    upsertListItem(listId, spec) {
+      const stored = mustList(listId);
+      const modified = daysAgo(spec.modifiedDaysAgo ?? 1);
+      const existing = stored.items.get(spec.id);
+      stored.items.set(spec.id, {
+        id: spec.id,
+        webUrl: `${stored.list.webUrl}/DispForm.aspx?ID=${spec.id}`,
+        createdDateTime: existing?.createdDateTime ?? modified,
+        lastModifiedDateTime: existing ? new Date().toISOString() : modified,
+        createdBy: { user: { id: 'u-ada', displayName: 'Ada' } },
+        contentType: { id: '0x0100', name: 'Item' },
+        fields: { ...spec.fields, id: spec.id },
+      });
+      listChanges.push({ seq: ++seq, listId, itemId: spec.id });
+    },
+    removeListItem(listId, itemId) {
+      const stored = mustList(listId);
+      if (!stored.items.delete(itemId)) throw new Error(`no item ${itemId} in ${listId}`);
+      listChanges.push({ seq: ++seq, listId, itemId });
+    },
+    setGroupOwners(groupId, owners) {
+      const team = teams.get(groupId);
+      if (!team) throw new Error(`no Microsoft 365 group ${groupId}`);
+      team.owners = owners;
     },
     upsert(driveId, spec) {
       const stored = mustDrive(driveId);
@@ -597,7 +953,12 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
   };
   for (const [driveId, specs] of Object.entries(seedFiles()))
     for (const spec of specs) fake.upsert(driveId, spec);
+  for (const [siteId, specs] of Object.entries(seedPages()))
+    for (const spec of specs) fake.upsertPage(siteId, spec);
+  for (const [listId, specs] of Object.entries(seedListItems()))
+    for (const spec of specs) fake.upsertListItem(listId, spec);
   // The seed is the starting state, not a change a delta token taken now should report.
   changes.length = 0;
+  listChanges.length = 0;
   return fake;
 }

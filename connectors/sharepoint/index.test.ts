@@ -1,11 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { microsoft } from '../../common/strings';
-import { PermissionMismatchError, createConnectorContext } from '../sdk';
+import { PermissionMismatchError, createConnectorContext, type Cursor } from '../sdk';
 import { collect, runConnectorConformance } from '../sdk/testing';
 import {
   ADMIN_EMAIL,
   CLIENT_ID,
   CLIENT_SECRET,
+  ENG_SITE,
+  HR_SITE,
+  TEAM_GROUP,
   groupGrant,
   startGraphTenantFake,
   type GraphTenantFake,
@@ -28,6 +31,10 @@ afterEach(async () => {
 const context = () => createConnectorContext(sharepointConnector, { credentials, config: tenant.config });
 const documentsOf = async () =>
   (await collect(sharepointConnector.fullSync(context()))).flatMap((batch) => batch.documents);
+/** Everything a full sync of the fixture indexes: the libraries' files, the site pages and the list items. */
+const tenantDocuments = () => new Map([...tenant.files(['b!eng', 'b!hr']), ...tenant.siteContent()]);
+const launchPage = `page:${ENG_SITE}:launch`;
+const failover = `listitem:${ENG_SITE}:l-incidents:1`;
 
 describe('sharepoint connector', () => {
   it('passes the conformance kit', async () => {
@@ -44,22 +51,122 @@ describe('sharepoint connector', () => {
       },
     });
     expect(report).toMatchObject({
-      fullSync: { documents: 6 },
+      // Six files, two site pages and three list items.
+      fullSync: { documents: 11 },
       resumedMidSync: true,
       incremental: { documents: 2, deleted: 1 },
-      groups: 2,
+      // Three Entra groups and the readers of each of the two sites.
+      groups: 5,
     });
   });
 
   it('indexes every library of every site, skipping folders and files older than three years', async () => {
     const titles = Object.fromEntries((await documentsOf()).map((doc) => [doc.externalId, doc.title]));
-    expect(titles).toEqual(Object.fromEntries(tenant.files(['b!eng', 'b!hr'])));
+    expect(titles).toEqual(Object.fromEntries(tenantDocuments()));
     expect(titles['b!eng:ancient']).toBeUndefined();
+  });
+
+  it('indexes site pages with the text of their text web parts, and list items with their columns', async () => {
+    const docs = await documentsOf();
+    const page = docs.find((doc) => doc.externalId === launchPage);
+    expect(page).toMatchObject({
+      title: 'Launch checklist',
+      body: 'What ships when\n\n## Before launch\n\nFreeze the zeppelin schema.\n\nTell support.',
+      url: 'https://contoso.sharepoint.com/sites/s-eng/SitePages/launch.aspx',
+      objectType: 'Articles',
+      fileType: 'page',
+      author: { name: 'Ada' },
+    });
+    const item = docs.find((doc) => doc.externalId === failover);
+    expect(item).toMatchObject({
+      title: 'Database failover',
+      body: 'Engineering / Incidents\nTitle: Database failover\nSeverity: High\nSummary: Replica lag on marmalade',
+      url: 'https://contoso.sharepoint.com/sites/s-eng/Lists/Incidents/DispForm.aspx?ID=1',
+      fileType: 'listitem',
+    });
+    expect(docs.find((doc) => doc.externalId === `listitem:${ENG_SITE}:l-incidents:2`)?.body).toContain(
+      'Resolved: true',
+    );
+    // Libraries are the drives', hidden lists nobody sees, and a page untouched for four years is out of the window.
+    const ids = docs.map((doc) => doc.externalId);
+    expect(ids.filter((id) => /l-eng-docs|l-eng-pages|l-eng-hidden|ancient-page/.test(id))).toEqual([]);
+    expect(tenant.graph.requests.some((request) => request.path.endsWith('/l-eng-docs/items/delta'))).toBe(
+      false,
+    );
+  });
+
+  it('makes pages and list items readable by their site’s readers, whose members are its Microsoft 365 group and owners', async () => {
+    const docs = await documentsOf();
+    const acl = Object.fromEntries(
+      docs.filter((doc) => !doc.externalId.startsWith('b!')).map((doc) => [doc.externalId, doc.acl]),
+    );
+    expect(acl).toEqual({
+      [launchPage]: [`group:sharepoint:site:${ENG_SITE}`],
+      [failover]: [`group:sharepoint:site:${ENG_SITE}`],
+      [`listitem:${ENG_SITE}:l-incidents:2`]: [`group:sharepoint:site:${ENG_SITE}`],
+      [`page:${HR_SITE}:benefits`]: [`group:sharepoint:site:${HR_SITE}`],
+      [`listitem:${HR_SITE}:l-holidays:1`]: [`group:sharepoint:site:${HR_SITE}`],
+    });
+    const sites = async () =>
+      (await collect(sharepointConnector.permissions!(context())))
+        .flat()
+        .filter((membership) => membership.group.startsWith('group:sharepoint:site:'));
+    expect(await sites()).toEqual([
+      {
+        group: `group:sharepoint:site:${ENG_SITE}`,
+        members: [`group:sharepoint:${TEAM_GROUP}`, 'user:ada@contoso.com'],
+      },
+      // HR is the team site of no Microsoft 365 group: Graph names none of its readers, so it has none.
+      { group: `group:sharepoint:site:${HR_SITE}`, members: [] },
+    ]);
+    tenant.setGroupOwners(TEAM_GROUP, []);
+    expect((await sites())[0]).toEqual({
+      group: `group:sharepoint:site:${ENG_SITE}`,
+      members: [`group:sharepoint:${TEAM_GROUP}`],
+    });
+    expect(await sharepointConnector.documentAcls!(context(), [launchPage])).toEqual([
+      { externalId: launchPage, acl: [`group:sharepoint:site:${ENG_SITE}`] },
+    ]);
+  });
+
+  it('follows an edited page and new and deleted list items; a deleted page is no longer listed', async () => {
+    const full = await collect(sharepointConnector.fullSync(context()));
+    tenant.upsertPage(ENG_SITE, {
+      id: 'launch',
+      title: 'Launch checklist',
+      paragraphs: ['<p>Freeze it now.</p>'],
+    });
+    tenant.removeListItem('l-incidents', '2');
+    tenant.upsertListItem('l-incidents', { id: '3', fields: { Title: 'Disk full', Severity: 'Medium' } });
+    tenant.removePage(HR_SITE, 'benefits');
+    const changed = await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    expect(changed.flatMap((batch) => batch.documents).map((doc) => [doc.externalId, doc.body])).toEqual([
+      [launchPage, 'Freeze it now.'],
+      [`listitem:${ENG_SITE}:l-incidents:3`, 'Engineering / Incidents\nTitle: Disk full\nSeverity: Medium'],
+    ]);
+    expect(changed.flatMap((batch) => batch.deletedExternalIds ?? [])).toEqual([
+      `listitem:${ENG_SITE}:l-incidents:2`,
+    ]);
+    const listed = (await collect(sharepointConnector.listIds(context()))).flat();
+    expect(listed).toContain(launchPage);
+    expect(listed).not.toContain(`page:${HR_SITE}:benefits`);
+    expect(listed).not.toContain(`listitem:${ENG_SITE}:l-incidents:2`);
+  });
+
+  it('continues from a cursor of the drives alone, reading the site content from the start', async () => {
+    const full = await collect(sharepointConnector.fullSync(context()));
+    const drivesOnly = (full.at(-1)!.cursor as { drives: Cursor }).drives;
+    const resumed = (await collect(sharepointConnector.incrementalSync(context(), drivesOnly))).flatMap(
+      (batch) => batch.documents,
+    );
+    expect(resumed.map((doc) => doc.externalId).sort()).toEqual([...tenant.siteContent().keys()].sort());
   });
 
   it('mirrors item permissions: users, groups inherited from folders, links, and site groups as their own principal', async () => {
     const docs = await documentsOf();
-    const acl = Object.fromEntries(docs.map((doc) => [doc.externalId, [...(doc.acl ?? [])].sort()]));
+    // The files' readers; the site pages' and list items' have a test of their own below.
+    const files = docs.filter((doc) => doc.externalId.startsWith('b!'));
+    const acl = Object.fromEntries(files.map((doc) => [doc.externalId, [...(doc.acl ?? [])].sort()]));
     expect(acl).toEqual({
       // Bob directly, the eng group through the Specs folder (inheritedFrom).
       'b!eng:design': ['group:sharepoint:g-eng', 'user:bob@contoso.com'],
@@ -82,6 +189,15 @@ describe('sharepoint connector', () => {
     expect(memberships).toEqual([
       { group: 'group:sharepoint:g-eng', members: ['user:grace@contoso.com', 'user:linus@contoso.com'] },
       { group: 'group:sharepoint:g-sre', members: ['user:linus@contoso.com'] },
+      {
+        group: `group:sharepoint:${TEAM_GROUP}`,
+        members: ['user:linus@contoso.com', 'user:bob@contoso.com'],
+      },
+      {
+        group: `group:sharepoint:site:${ENG_SITE}`,
+        members: [`group:sharepoint:${TEAM_GROUP}`, 'user:ada@contoso.com'],
+      },
+      { group: `group:sharepoint:site:${HR_SITE}`, members: [] },
     ]);
   });
 
@@ -119,14 +235,16 @@ describe('sharepoint connector', () => {
     expect(quiet[0]!.documents).toEqual([]);
   });
 
-  it('enumerates a drive again when Graph says its delta token is too old (410)', async () => {
+  it('enumerates a drive and a list again when Graph says their delta tokens are too old (410)', async () => {
     const full = await collect(sharepointConnector.fullSync(context()));
     tenant.expireDeltaTokens();
     const again = (
       await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor))
     ).flatMap((batch) => batch.documents);
+    // Site pages have no delta: unchanged, they are not read again.
+    const listItems = [...tenant.siteContent().keys()].filter((id) => id.startsWith('listitem:'));
     expect(again.map((doc) => doc.externalId).sort()).toEqual(
-      [...tenant.files(['b!eng', 'b!hr']).keys()].sort(),
+      [...tenant.files(['b!eng', 'b!hr']).keys(), ...listItems].sort(),
     );
   });
 
@@ -157,7 +275,12 @@ describe('sharepoint individual connection', () => {
         return { changed: ['b!eng:roadmap'], deleted: [] };
       },
     });
-    expect(report).toMatchObject({ resumedMidSync: true, incremental: { documents: 1 }, groups: 2 });
+    expect(report).toMatchObject({
+      fullSync: { documents: 11 },
+      resumedMidSync: true,
+      incremental: { documents: 1 },
+      groups: 5,
+    });
     expect(tenant.graph.requests.some((request) => request.path === '/v1.0/sites')).toBe(true);
   });
 });

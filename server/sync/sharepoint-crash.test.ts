@@ -1,14 +1,16 @@
 // SharePoint survives being killed mid-sync: the fake Microsoft 365 tenant (connectors/sharepoint/fake.ts) with a
-// dozen more files in the Engineering library stays up in this process while the real job worker syncs its sites in
-// a child process that is SIGKILLed twice after some committed batches (server/sync/testing/crash-harness.ts). The
-// index must end up holding exactly the tenant's files with the readers Graph names, and no page of a library's
-// delta may have been read by all three workers, as it would be by a sync that started over.
+// dozen more files in the Engineering library, beside its site pages and lists, stays up in this process while the
+// real job worker syncs its sites in a child process that is SIGKILLed twice after some committed batches
+// (server/sync/testing/crash-harness.ts). The index must end up holding exactly the tenant's files, pages and list
+// items with the readers Graph names, and no page of a library's delta may have been read by all three workers, as
+// it would be by a sync that started over.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { ConnectionStatus } from '../../common/connection-status';
 import {
   ADMIN_EMAIL,
   CLIENT_ID,
   CLIENT_SECRET,
+  ENG_SITE,
   linkGrant,
   startGraphTenantFake,
   type GraphTenantFake,
@@ -39,7 +41,7 @@ it(`indexes exactly the tenant's files after ${KILLS} SIGKILLs mid-sync`, async 
       permissions: [linkGrant(id, 'organization')],
     });
   }
-  const expected = [...tenant.files(['b!eng', 'b!hr']).keys()].sort();
+  const expected = [...tenant.files(['b!eng', 'b!hr']).keys(), ...tenant.siteContent().keys()].sort();
 
   const result = await crashSync({
     label: 'sharepoint-crash',
@@ -58,6 +60,10 @@ it(`indexes exactly the tenant's files after ${KILLS} SIGKILLs mid-sync`, async 
   expect(readersOf('b!eng:minutes-3')).toEqual(['org']);
   // Shared only with a site group: Graph cannot list its members, so the group holds nobody in Scout.
   expect(readersOf('b!eng:members')).toEqual([`group:sharepoint:${result.connectionId}:sitegroup:b!eng:5`]);
+  // Site pages are readable by their site's readers, whom the permission sync names.
+  expect(readersOf(`page:${ENG_SITE}:launch`)).toEqual([
+    `group:sharepoint:${result.connectionId}:site:${ENG_SITE}`,
+  ]);
   expect(result.statusCode).toBe(ConnectionStatus.IndexingComplete);
   // A page is read again only when a kill struck while it was in hand, and the next worker committed it.
   const deltas = tenant.graph.requests.filter((request) => request.path.endsWith('/root/delta'));

@@ -7,6 +7,8 @@ import {
   ADMIN_EMAIL,
   CLIENT_ID,
   CLIENT_SECRET,
+  ENG_SITE,
+  TEAM_GROUP,
   TENANT,
   groupGrant,
   linkGrant,
@@ -87,7 +89,11 @@ const bodyOf = async (connectionId: string, externalId: string) =>
 /** The titles a member finds for 'documents' (every fixture file's name says it). */
 const visibleTo = (user: User) => titlesFound(server, user, 'documents');
 
-const sharePointFiles = () => tenant.files(['b!eng', 'b!hr']);
+/** What the index should hold: the libraries' files, the site pages and the list items. */
+const sharePointFiles = () => new Map([...tenant.files(['b!eng', 'b!hr']), ...tenant.siteContent()]);
+
+/** The titles a member finds for `q`. */
+const find = (user: User, q: string) => titlesFound(server, user, q);
 
 describe('sharepoint through the sync engine', () => {
   let connectionId: string;
@@ -158,6 +164,51 @@ describe('sharepoint through the sync engine', () => {
     expect(tenant.graph.requests.filter((request) => request.outcome === 'rateLimit')).toHaveLength(3);
     // The engine's context took a token, Graph refused it as expired, and the connector took another.
     expect(tenant.login.requests.length).toBe(tokensTaken + 2);
+  });
+
+  it('finds a site page by its text and a list item by a column as members and owners of the site’s Microsoft 365 group, and nobody else does', async () => {
+    // Bob and Linus are the group's members, Ada its owner; Grace is in neither.
+    for (const member of [members.bob, members.linus, members.ada]) {
+      expect(await find(member, 'zeppelin')).toEqual(['Launch checklist']);
+      expect(await find(member, 'marmalade')).toEqual(['Database failover']);
+    }
+    expect(await find(members.grace, 'zeppelin')).toEqual([]);
+    expect(await find(members.grace, 'marmalade')).toEqual([]);
+    // HR belongs to no Microsoft 365 group: Graph names none of its readers, so nobody finds its page or items.
+    for (const member of Object.values(members)) {
+      expect(await find(member, 'sabbatical')).toEqual([]);
+      expect(await find(member, 'offsite')).toEqual([]);
+    }
+  });
+
+  it('follows an edited page and a deleted list item with an incremental sync', async () => {
+    tenant.upsertPage(ENG_SITE, {
+      id: 'launch',
+      title: 'Launch checklist',
+      paragraphs: ['<p>Freeze the dirigible schema.</p>'],
+    });
+    tenant.removeListItem('l-incidents', '1');
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await indexed(connectionId)).toEqual(sharePointFiles());
+    expect(await find(members.bob, 'dirigible')).toEqual(['Launch checklist']);
+    expect(await find(members.bob, 'zeppelin')).toEqual([]);
+    expect(await find(members.bob, 'marmalade')).toEqual([]);
+  });
+
+  it('takes a member and the owner out of the site’s Microsoft 365 group: after the permission sync its pages no longer show to them', async () => {
+    tenant.setGroupMembers(TEAM_GROUP, ['u-linus']);
+    tenant.setGroupOwners(TEAM_GROUP, []);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
+    expect(await find(members.bob, 'dirigible')).toEqual([]);
+    expect(await find(members.ada, 'dirigible')).toEqual([]);
+    expect(await find(members.linus, 'dirigible')).toEqual(['Launch checklist']);
+  });
+
+  it('prunes a deleted site page', async () => {
+    tenant.removePage(ENG_SITE, 'launch');
+    expect(await sync(connectionId, 'prune')).toMatchObject({ kind: 'pruned', deleted: 1 });
+    expect(await find(members.linus, 'dirigible')).toEqual([]);
+    expect(await indexed(connectionId)).toEqual(sharePointFiles());
   });
 });
 
