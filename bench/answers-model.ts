@@ -21,9 +21,9 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** A crude English stem, enough for "approves"/"approved"/"approval" to meet "approve". */
+/** A crude English stem, enough for "approve", "approves", "approved" and "approving" to meet. */
 function stem(word: string): string {
-  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ies', 'ied', 'es', 'ed', 'ly', 's']) {
+  for (const suffix of ['ations', 'ation', 'ings', 'ing', 'ies', 'ied', 'es', 'ed', 'ly', 's', 'e']) {
     if (word.length > suffix.length + 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   }
   return word;
@@ -59,26 +59,47 @@ function plain(line: string): string {
     .trim();
 }
 
+/** A statement of a source: its text, the heading it sits under, and the list it introduces when it ends in ':'. */
+type Statement = { text: string; heading: string; list: string[] };
+
+/** Items of a list a statement introduces that are read with it. */
+const LIST_ITEMS = 6;
+
 /**
- * The statements of a source. Each of its chunks (joined by `…`) opens with the page title and heading path, and a
- * heading names a topic without answering anything: a careful model reads those as context and quotes the text.
+ * The statements of a source, read as a careful model reads a page. Each chunk (chunks are joined by `…`) opens with
+ * the page title and heading path, and a heading names a topic without answering anything: both are context for the
+ * statements below them, not statements. A line ending in ':' introduces the list that follows, which is its answer.
  */
-function sentencesOf(source: Source): string[] {
-  return source.text
-    .split('\n…\n')
-    .map((chunk) => {
-      const prefixEnd = chunk.indexOf('\n\n');
-      return prefixEnd >= 0 && chunk.slice(0, chunk.indexOf('\n')).trim() === source.title.trim()
-        ? chunk.slice(prefixEnd)
-        : chunk;
-    })
-    .join('\n')
-    .split('\n')
-    .filter((line) => !/^\s*#{1,6}\s/.test(line))
-    .map(plain)
-    .filter((line) => line && !/^[-|: ]+$/.test(line))
-    .flatMap((line) => line.split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'(])/u))
-    .filter((sentence) => terms(sentence).length > 0);
+function statementsOf(source: Source): Statement[] {
+  const statements: Statement[] = [];
+  for (const chunk of source.text.split('\n…\n')) {
+    const prefixEnd = chunk.indexOf('\n\n');
+    const hasPrefix = prefixEnd >= 0 && chunk.slice(0, chunk.indexOf('\n')).trim() === source.title.trim();
+    let heading = hasPrefix ? chunk.slice(0, prefixEnd).split('\n').slice(1).join(' ') : '';
+    const lines = (hasPrefix ? chunk.slice(prefixEnd) : chunk).split('\n');
+    lines.forEach((line, i) => {
+      if (/^\s*#{1,6}\s/.test(line)) {
+        heading = plain(line.replace(/^\s*#+\s*/, ''));
+        return;
+      }
+      const text = plain(line);
+      if (!text || /^[-|: ]+$/.test(text)) return;
+      const list: string[] = [];
+      if (text.endsWith(':')) {
+        for (const next of lines.slice(i + 1)) {
+          if (list.length >= LIST_ITEMS || /^\s*#{1,6}\s/.test(next)) break;
+          const item = plain(next);
+          if (!item) {
+            if (list.length > 0) break;
+            continue;
+          }
+          if (!/^[-|: ]+$/.test(item)) list.push(item);
+        }
+      }
+      if (terms(text).length > 0) statements.push({ text, heading, list });
+    });
+  }
+  return statements;
 }
 
 /** The answer to the question (the request's last user message) from the request's own sources. */
@@ -86,30 +107,45 @@ export function answerFromPrompt(request: RecordedRequest): string {
   const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
   const question = request.messages.findLast((message) => message.role === 'user')?.content ?? '';
   const candidates = sourcesOf(system).flatMap((source) =>
-    sentencesOf(source).map((sentence) => ({ sentence, number: source.number, terms: terms(sentence) })),
+    statementsOf(source).map((statement) => ({
+      ...statement,
+      number: source.number,
+      terms: terms(statement.text),
+      headingTerms: terms(statement.heading),
+    })),
   );
   if (candidates.length === 0) return NOT_COVERED;
-  // BM25 over the prompt's sentences (k1 1.2, b 0.75): the question's words, weighted by how rare they are there
+  // BM25 over the prompt's statements (k1 1.2, b 0.75): the question's words, weighted by how rare they are there;
+  // the heading a statement sits under counts for half, as a reader takes a section's topic into each line of it
   const df = new Map<string, number>();
   for (const candidate of candidates)
     for (const term of new Set(candidate.terms)) df.set(term, (df.get(term) ?? 0) + 1);
   const averageLength = candidates.reduce((sum, c) => sum + c.terms.length, 0) / candidates.length;
   const wanted = new Set(terms(question));
-  const scored = candidates.map((candidate, order) => {
+  const bm25 = (words: string[]) => {
     let score = 0;
     for (const term of wanted) {
-      const tf = candidate.terms.filter((t) => t === term).length;
+      const tf = words.filter((t) => t === term).length;
       if (tf === 0) continue;
-      const n = df.get(term)!;
+      const n = df.get(term) ?? 0;
       const idf = Math.log(1 + (candidates.length - n + 0.5) / (n + 0.5));
-      score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * candidate.terms.length) / averageLength));
+      score += (idf * tf * 2.2) / (tf + 1.2 * (0.25 + (0.75 * words.length) / averageLength));
     }
-    return { ...candidate, score, order };
+    return score;
+  };
+  const scored = candidates.map((candidate, order) => {
+    const own = bm25(candidate.terms);
+    return { ...candidate, order, own, score: own + 0.5 * bm25(candidate.headingTerms) };
   });
   const best = scored
     .filter((candidate) => candidate.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
     .slice(0, ANSWER_SENTENCES);
   if (best.length === 0) return NOT_COVERED;
-  return best.map((pick) => `${pick.sentence.replace(/[.!?]?$/, '')} [${pick.number}].`).join(' ');
+  return best
+    .map((pick) => {
+      const statement = pick.list.length > 0 ? `${pick.text} ${pick.list.join('; ')}` : pick.text;
+      return `${statement.replace(/[.!?]?$/, '')} [${pick.number}].`;
+    })
+    .join(' ');
 }

@@ -245,6 +245,10 @@ describe('the test model', () => {
     expect(answerFromPrompt(requestFor('Where is travel lodging?', [travel]))).not.toContain(
       'Travel > Lodging',
     );
+    const perks = passage('Perks', 'Monthly amounts:\n\n- Internet: $50\n- Phone: $75\n\nAsk Finance.');
+    expect(answerFromPrompt(requestFor('What are the monthly amounts?', [perks]))).toBe(
+      'Monthly amounts: Internet: $50; Phone: $75 [1].',
+    );
     expect(answerFromPrompt(requestFor('Is there a gym?', [leave]))).toBe(NOT_COVERED);
     expect(answerFromPrompt(requestFor('What is the hotel limit?', []))).toBe(NOT_COVERED);
   });
