@@ -1,15 +1,15 @@
 /**
  * The test model of `bench:answers`: what the OpenAI-compatible test server answers when Scout sends it a question
  * with its numbered sources. It reads nothing but that request (never the questions file or the facts a question
- * needs), and answers as a careful model would: the sources' sentences that best match the question, restated as
+ * needs), and answers as a careful model would: the sources' lines that best match the question, restated as
  * plain text (a model writes its own Markdown, not the page's) and each cited with its source number. Word matching
  * is all it understands, so a paraphrase whose answer shares no word with the question is missed here where a real
  * model might still find it: its pass rate is a floor for what the prompt allows.
  */
 import type { RecordedRequest } from '../server/llm/testing/openai-server';
 
-/** Sentences in the answer: enough for a question of two or three parts, few enough to stay an answer. */
-export const ANSWER_SENTENCES = 4;
+/** Lines (a paragraph, a list item, a table row) in the answer: enough for a question of two or three parts. */
+export const ANSWER_LINES = 4;
 export const NOT_COVERED = 'The sources do not say.';
 
 const STOP_WORDS = new Set(
@@ -140,7 +140,7 @@ export function answerFromPrompt(request: RecordedRequest): string {
   const best = scored
     .filter((candidate) => candidate.score > 0)
     .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, ANSWER_SENTENCES);
+    .slice(0, ANSWER_LINES);
   if (best.length === 0) return NOT_COVERED;
   return best
     .map((pick) => {
