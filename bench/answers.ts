@@ -45,6 +45,7 @@ import {
   type Question,
 } from './answers-metrics';
 import { answerFromPrompt } from './answers-model';
+import { envWithoutModels } from './child-env';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const args = process.argv.slice(2);
@@ -55,8 +56,6 @@ const DEFAULT_MEMBER = 'ben@acme.test';
 /** The customer's admin who sets the connection up; not one of the set's members, so it changes no one's view. */
 const OPERATOR = 'it-admin';
 const ANSWER_TIMEOUT_MS = 180_000;
-/** The model's variables the child must not inherit: only the local test model may answer. */
-const LLM_ENV = /^(OPENAI|ANTHROPIC|GOOGLE_GENERATIVE_AI|XAI|DEEPSEEK|LLAMA|LLM_MODEL|WEB_SEARCH)_/;
 
 type Mode = 'extractive' | 'model';
 type Role = { domain: string; emails: string[]; operator: string; secretKey: string };
@@ -223,7 +222,7 @@ async function pushPages(base: string, adminToken: string, set: EvalSet): Promis
 type Shown = { email: string; what: string; shown: unknown };
 
 async function runMode(mode: Mode, set: EvalSet, model: OpenAiTestServer | null): Promise<boolean> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !LLM_ENV.test(key)));
+  const inherited = envWithoutModels();
   // no demo workspace: pg_textsearch's statistics are per index, not per org, so its pages would weigh the terms
   const withoutDemo = { ...inherited, SCOUT_DEMO: '0' };
   const env = model ? { ...withoutDemo, OPENAI_COMPATIBLE_BASE_URL: model.url } : withoutDemo;

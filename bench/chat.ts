@@ -25,6 +25,7 @@ import { createOrg, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
 import { documentsFrom, evalQueries, seedMembers } from './search';
 import { ms, summarise } from './stats';
+import { envWithoutModels } from './child-env';
 
 const args = process.argv.slice(2);
 const chunksAt = args.indexOf('--chunks');
@@ -39,8 +40,6 @@ const CHUNK_EVERY_MS = 50;
 const MEASURE_MS = 5_000;
 const DELAY_BUDGET_MS = 100;
 const MAX_SOCKETS = 3200;
-/** The model's variables the child must not inherit: only the local test model may answer. */
-const LLM_ENV = /^(OPENAI|ANTHROPIC|GOOGLE_GENERATIVE_AI|XAI|DEEPSEEK|LLAMA|LLM_MODEL|WEB_SEARCH)_/;
 
 type Ready = { url: string; tokens: string[]; chunks: number; docs: number; seconds: number; engine: string };
 
@@ -97,7 +96,7 @@ async function measure(): Promise<void> {
         ? { text: 'TITLE: Benchmark\nRELATED:\n- more' }
         : reply(),
   });
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !LLM_ENV.test(key)));
+  const env = envWithoutModels();
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--serve', ...args], {
     env: { ...env, OPENAI_COMPATIBLE_BASE_URL: model.url },
   });

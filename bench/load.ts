@@ -30,6 +30,7 @@ import { startServer } from '../server/serve';
 import { createOrg } from '../server/testing/fixtures';
 import { documentsFrom, evalQueries, seedMembers } from './search';
 import { ms, summarise } from './stats';
+import { envWithoutModels } from './child-env';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -43,7 +44,6 @@ const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefi
 const ASK_EVERY = 4;
 const GROUPS = 40;
 const BATCH = 250;
-const LLM_ENV = /^(OPENAI|ANTHROPIC|GOOGLE_GENERATIVE_AI|XAI|DEEPSEEK|LLAMA|LLM_MODEL|WEB_SEARCH)_/;
 
 type ServeRole = { seed: boolean; dataDir?: string; databaseUrl?: string; secretKey: string };
 type Ready = { url: string; refreshTokens: string[]; chunks: number; seconds: number };
@@ -238,7 +238,7 @@ async function run(): Promise<void> {
         ? { text: 'TITLE: Load\nRELATED:\n- more' }
         : { text: 'Scout answers at once [1].' },
   });
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => !LLM_ENV.test(key)));
+  const inherited = envWithoutModels();
   const env = { ...inherited, OPENAI_COMPATIBLE_BASE_URL: model.url };
   const secretKey = generateSecretKey().toString('hex');
   try {
