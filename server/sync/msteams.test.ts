@@ -125,6 +125,7 @@ describe('teams through the engine', () => {
   });
 
   it('applies a reply, an edit, a delete and a channel rename from the next sync', async () => {
+    expect(await shown(grace, 'compilers')).toMatchObject(showing('Lunch and learn: compilers'));
     fake.post(CHANNELS.engGeneral, post('1011', 0, 'Observability budget request'), '1001');
     fake.edit(CHANNELS.salesGeneral, '4001', 'Pipeline review moved to Monday');
     fake.remove(CHANNELS.engGeneral, '1003');
@@ -132,6 +133,7 @@ describe('teams through the engine', () => {
     expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
     const index = await indexed(connectionId);
     expect(Object.keys(index)).not.toContain(`${TEAMS.eng}/${CHANNELS.engGeneral}/1003`);
+    expect(await shown(grace, 'compilers')).toMatchObject(hiding('Lunch and learn: compilers'));
     expect(await search(grace, 'observability')).toEqual(['Deploy freeze']);
     expect(await search(bob, 'monday')).toEqual(['Pipeline review moved to Monday']);
     const [partners] = await server.store.db
