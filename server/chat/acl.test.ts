@@ -2,7 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ServerMessage } from '../../common/api/chat';
 import { chat } from '../../common/strings';
-import { topics } from '../db/schema';
+import { topicMembers, topics } from '../db/schema';
+import { setDocumentAcl } from '../search';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { SUGGESTIONS_SYSTEM_PROMPT } from './related';
 import { startChatHarness, type ChatHarness } from './testing/harness';
@@ -16,6 +17,11 @@ function respond(request: RecordedRequest): ScriptedReply {
     // titles the topic after the first document it is shown, as a model may
     const shown = /^- (.+)$/m.exec(request.messages[1]?.content ?? '')?.[1];
     return { text: `TITLE: ${shown ?? 'Salary questions'}` };
+  }
+  // asked to quote, it repeats the first source it was given word for word, as a model may
+  if (request.messages.at(-1)?.content.startsWith('Quote')) {
+    const first = /^\[1\] .*\n([\s\S]*?)(?=\n\n\[2\] |$(?![\s\S]))/m.exec(request.messages[0]?.content ?? '');
+    return { text: `${first?.[1]?.replace(/\s+/g, ' ') ?? 'Nothing'} [1]` };
   }
   // cites every number it could: only sources in the prompt may come back as references
   const reply = 'Salaries follow the published bands [1][2][3].';
@@ -144,4 +150,50 @@ it('titles a topic from its question, never from the documents found, which its 
     .where(eq(topics.id, complete.conversation_id));
   expect(stored?.title).toBe('Salary questions');
   await bob.close();
+});
+
+it('never feeds the model an earlier answer of the topic drawn from a source the asker may not read now', async () => {
+  const { db } = h.server.store;
+  const offer = { source: 'gdrive', externalId: 'bob-offer' };
+  await h.index([
+    {
+      ...offer,
+      title: 'Offer for Bob',
+      body: 'The offer grants Bob a quokka-class bonus.',
+      acl: ['user:bob@acl.test'],
+    },
+  ]);
+  const bob = await h.connect(h.bobToken);
+  bob.send({ type: 'QUERY', query: 'Quote the offer for Bob' });
+  const first = await bob.next('ANSWER_COMPLETE');
+  await bob.next('ANSWER_SAVED');
+  expect(first.messageText).toContain('quokka');
+  await bob.close();
+  const promptsSince = (before: number) =>
+    h.model!.requests.slice(before).map((request) => JSON.stringify(request.messages));
+
+  // Alice, made a member of Bob's topic, may post to it: its history must not carry what she may not read.
+  await db.update(topics).set({ isMultiplayer: true }).where(eq(topics.id, first.conversation_id));
+  await db
+    .insert(topicMembers)
+    .values({ orgId: h.org.id, topicId: first.conversation_id, userId: h.alice.id });
+  let before = h.model!.requests.length;
+  const alice = await h.connect(h.aliceToken);
+  alice.send({ type: 'QUERY', query: 'And what about the bands?', conversation_id: first.conversation_id });
+  expect((await alice.next('ANSWER_COMPLETE')).conversation_id).toBe(first.conversation_id);
+  await alice.next('ANSWER_SAVED');
+  await alice.close();
+  expect(promptsSince(before).length).toBeGreaterThan(0);
+  for (const prompt of promptsSince(before)) expect(prompt).not.toContain('quokka');
+
+  // Bob himself once the offer is no longer shared with him: his own earlier answer is withheld from him too.
+  await setDocumentAcl(db, h.org.id, offer, ['user:hr@acl.test']);
+  before = h.model!.requests.length;
+  const again = await h.connect(h.bobToken);
+  again.send({ type: 'QUERY', query: 'And the salary bands?', conversation_id: first.conversation_id });
+  expect((await again.next('ANSWER_COMPLETE')).conversation_id).toBe(first.conversation_id);
+  await again.next('ANSWER_SAVED');
+  await again.close();
+  expect(promptsSince(before).length).toBeGreaterThan(0);
+  for (const prompt of promptsSince(before)) expect(prompt).not.toContain('quokka');
 });

@@ -223,7 +223,7 @@ export async function runAnswer(
     generation.setStage('BUILDING_PROMPT', generation.deepresearch ? { progressBar: PROGRESS_WRITING } : {});
     const history = await loadHistory(
       deps.store.db,
-      plan.viewer.orgId,
+      { orgId: plan.viewer.orgId, principals: plan.principals },
       exchange.topic.id,
       exchange.query.rowId,
       HISTORY_MESSAGES,

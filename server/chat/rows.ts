@@ -25,7 +25,14 @@ import {
   type Topic,
 } from '../db/schema';
 import type { Db, DbOrTx } from '../db/store';
-import { BUILT_FROM_KEY, type BuiltFrom } from '../presenters/message';
+import {
+  answerSources,
+  answerView,
+  BUILT_FROM_KEY,
+  readableDocuments,
+  type BuiltFrom,
+  type ReferenceReader,
+} from '../presenters/message';
 import type { HistoryTurn } from './prompt';
 
 export async function findTopic(db: DbOrTx, orgId: string, topicId: string): Promise<Topic | null> {
@@ -184,20 +191,34 @@ async function attachableUploads(
   return rows.map((row) => row.id);
 }
 
-/** The topic's conversation before a message, oldest first: finished turns only. */
+/**
+ * The topic's conversation before a message, oldest first: finished turns only, each as `reader` may see it now
+ * (presenters/message answerView). The model may repeat anything in its prompt, so an earlier answer drawn from a
+ * source the asker cannot read (another member's, or one revoked since) reaches it withheld, like on every read path.
+ */
 export async function loadHistory(
   db: DbOrTx,
-  orgId: string,
+  reader: ReferenceReader,
   topicId: string,
   beforeRowId: number,
   turns: number,
 ): Promise<HistoryTurn[]> {
   const rows = await db
-    .select({ sender: messages.sender, text: messages.messageText, rowId: messages.rowId })
+    .select({
+      sender: messages.sender,
+      messageText: messages.messageText,
+      references: messages.references,
+      allReferencesSummary: messages.allReferencesSummary,
+      relatedSearches: messages.relatedSearches,
+      skillRetrieved: messages.skillRetrieved,
+      debugLogs: messages.debugLogs,
+      extraData: messages.extraData,
+      rowId: messages.rowId,
+    })
     .from(messages)
     .where(
       and(
-        eq(messages.orgId, orgId),
+        eq(messages.orgId, reader.orgId),
         eq(messages.topicId, topicId),
         lt(messages.rowId, beforeRowId),
         eq(messages.status, 'SUCCESS'),
@@ -205,10 +226,11 @@ export async function loadHistory(
     )
     .orderBy(desc(messages.rowId))
     .limit(turns);
+  const isReadable = await readableDocuments(db, reader, rows.flatMap(answerSources));
   return rows
     .sort((a, b) => a.rowId - b.rowId)
-    .filter((row) => row.text.trim())
-    .map((row) => ({ sender: row.sender, text: row.text }));
+    .map((row) => ({ sender: row.sender, text: answerView(row, isReadable).messageText }))
+    .filter((turn) => turn.text.trim());
 }
 
 /**

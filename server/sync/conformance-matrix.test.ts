@@ -46,6 +46,7 @@ const CAPABILITIES = [
   'full+incremental+listIds',
   'permission sync',
   'sync test',
+  'revocation in chat',
   'crash test',
 ] as const;
 type Capability = (typeof CAPABILITIES)[number];
@@ -55,7 +56,7 @@ type Cell = 'ok' | 'missing' | 'n/a';
 
 /**
  * Readers of these apps are the connecting member alone (and, for events, their attendees, which arrive with each
- * event through the change feed): there is no sharing for a permission sync to follow.
+ * event through the change feed): there is no sharing for a permission sync to follow, nor a member to revoke.
  */
 const OWN_CONTENT_APPS: ReadonlySet<IssueApp> = new Set(['gmail', 'gcal', 'outlook']);
 
@@ -82,11 +83,18 @@ function fakeOf(app: IssueApp): string | null {
   return null;
 }
 
-/** server/sync/<app>.test.ts or <app>-sync.test.ts, asking `_search` as members what they find. */
+/** The text of the app's sync test: server/sync/<app>.test.ts or <app>-sync.test.ts. */
+const syncTestSourceOf = (app: IssueApp): string | null =>
+  read(`server/sync/${app}.test.ts`) ?? read(`server/sync/${app}-sync.test.ts`);
+
+/** The sync test asks `_search` as members what they find. */
 function syncTestOf(app: IssueApp): boolean {
-  const source = read(`server/sync/${app}.test.ts`) ?? read(`server/sync/${app}-sync.test.ts`);
+  const source = syncTestSourceOf(app);
   return source !== null && /titlesFound\(|\/_search/.test(source);
 }
+
+/** The sync test asks, after access changes, what `_search` and a chat answer show a member (server/testing/search). */
+const revocationInChatOf = (app: IssueApp): boolean => /\bshownTo\(/.test(syncTestSourceOf(app) ?? '');
 
 function row(app: IssueApp, devMode: ReadonlySet<string>): Record<Capability, Cell> {
   const definition = getApp(app);
@@ -139,6 +147,7 @@ function row(app: IssueApp, devMode: ReadonlySet<string>): Record<Capability, Ce
       ? 'n/a'
       : cell(connector?.permissions !== undefined || connector?.documentAcls !== undefined),
     'sync test': cell(syncTestOf(app)),
+    'revocation in chat': OWN_CONTENT_APPS.has(app) ? 'n/a' : cell(revocationInChatOf(app)),
     'crash test': cell(read(`server/sync/${app}-crash.test.ts`) !== null),
   };
 }

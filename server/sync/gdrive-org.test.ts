@@ -14,7 +14,7 @@ import { googleConfigSchema } from '../../connectors/google/api';
 import { defineConnector } from '../../connectors/sdk';
 import { appConnections, documents, type Org, type User } from '../db/schema';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { createTestServer, type TestServer } from '../testing/server';
 import { syncNow } from './testing/connections';
 import { registerConnector } from './registry';
@@ -107,6 +107,9 @@ const install = async (user: User, app: string, email: string) =>
 
 const found = (name: string, q = 'zephyr') => titlesFound(server, people.get(name)!, q);
 
+/** What a member is shown for `q` by `_search` and by a chat answer. */
+const shown = (name: string, q: string) => shownTo(server, people.get(name)!, q);
+
 async function indexed(): Promise<string[]> {
   const rows = await server.store.db
     .select({ externalId: documents.externalId })
@@ -165,6 +168,7 @@ describe('a Drive org connection through domain-wide delegation', () => {
   });
 
   it('follows a share and an unshare between two members to the other member’s next search', async () => {
+    expect(await shown('grace', 'plan')).toMatchObject(showing('Zephyr plan'));
     fake.share('a-diary', [{ type: 'user', role: 'reader', emailAddress: 'grace@example.com' }]);
     fake.share('a-plan', []);
     expect(await sync('incremental')).toMatchObject({ kind: 'complete' });
@@ -175,8 +179,10 @@ describe('a Drive org connection through domain-wide delegation', () => {
       'Zephyr partner brief',
       'Zephyr spec',
     ]);
+    // Neither `_search` nor the chat answer (its references and its text) shows Grace the plan any more.
+    expect(await shown('grace', 'plan')).toMatchObject(hiding('Zephyr plan'));
     // Gone from Grace's feed, still Ada's: the file stays, read again for its readers.
-    expect(await found('ada', 'plan')).toEqual(['Zephyr plan']);
+    expect(await shown('ada', 'plan')).toMatchObject(showing('Zephyr plan'));
     expect(await indexed()).toContain('a-plan');
   });
 
@@ -196,18 +202,26 @@ describe('a Drive org connection through domain-wide delegation', () => {
   });
 
   it('follows a group membership change on the permission sync, leaving the files’ readers as they are', async () => {
+    const memo = 'Zephyr group memo';
+    expect(await shown('ada', 'memo')).toMatchObject(showing(memo));
     fake.setMembers('eng@example.com', []);
     expect(await sync('permissions')).toMatchObject({ kind: 'permissions', changed: 0 });
     expect(await found('ada')).toEqual(['Zephyr diary', 'Zephyr notes']);
+    expect(await shown('ada', 'memo')).toMatchObject(hiding(memo));
+    // Its owner still reads it.
+    expect(await shown('bob', 'memo')).toMatchObject(showing(memo));
     expect(await indexed()).toEqual(['a-diary', 'b-memo', 'g-notes', 'g-private']);
   });
 
   it('prunes a departed member’s private files, keeping what was transferred with its new sharing', async () => {
+    expect(await shown('grace', 'draft')).toMatchObject(showing('Zephyr draft'));
     fake.transfer('g-notes', ADMIN);
     fake.removeUser('grace@example.com');
     expect(await sync('incremental')).toMatchObject({ kind: 'complete' });
     expect(await sync('prune')).toEqual({ kind: 'pruned', deleted: 1 });
     expect(await indexed()).toEqual(['a-diary', 'b-memo', 'g-notes']);
+    // Neither `_search` nor a chat answer shows the pruned draft to anyone, the member who wrote it included.
+    expect(await shown('grace', 'draft')).toMatchObject(hiding('Zephyr draft'));
     // Her grant on Ada's diary is marked deleted; the permission sync reads it again.
     expect(await sync('permissions')).toMatchObject({ kind: 'permissions', changed: 1 });
     expect(await found('grace')).toEqual(['Zephyr notes']);

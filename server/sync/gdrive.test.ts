@@ -10,7 +10,7 @@ import { FOLDER_MIME, seedAcmeDrive, startDriveFake, type DriveFake } from '../.
 import { seedAcmeDirectory, startDirectoryFake } from '../../connectors/gworkspace-directory/fake';
 import { makeDocx, makePdf } from '../parsing/testing';
 import { appConnections, documents, type Org, type User } from '../db/schema';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -64,6 +64,9 @@ const sync = (connectionId: string, mode: SyncMode, options: Parameters<typeof s
 
 /** The titles a member finds for `q`. */
 const found = (name: string, q = 'falcon') => titlesFound(server, people.get(name)!, q);
+
+/** What a member is shown for `q` by `_search` and by a chat answer. */
+const shown = (name: string, q: string) => shownTo(server, people.get(name)!, q);
 
 const indexed = async (connectionId: string) =>
   (
@@ -166,6 +169,7 @@ describe('a Drive connection', () => {
   });
 
   it('carries an edit, a trash and a move through the change feed', async () => {
+    expect(await shown('grace', 'standup')).toMatchObject(showing('falcon-notes.txt'));
     fake.edit('d-roadmap', 'The falcon roadmap now lands the zeppelin.');
     fake.trash('t-notes');
     fake.move('d-roadmap', 'f-archive');
@@ -173,6 +177,7 @@ describe('a Drive connection', () => {
     expect(await found('bob', 'zeppelin')).toEqual(['Falcon roadmap']);
     // The move took the roadmap out of the group-shared folder, and the trash took the notes away.
     expect(await found('grace')).toEqual(['Falcon budget']);
+    expect(await shown('grace', 'standup')).toMatchObject(hiding('falcon-notes.txt'));
     expect(await found('admin')).toEqual(['Falcon budget', 'Falcon handbook.pdf', 'Falcon roadmap']);
     const [roadmap] = await server.store.db
       .select({ extra: documents.extra })
@@ -181,15 +186,22 @@ describe('a Drive connection', () => {
     expect(roadmap?.extra).toMatchObject({ path: '/My Drive/Archive' });
   });
 
-  it('drops a member unshared from a file, and one removed from a group, from their next search', async () => {
+  it('drops a member unshared from a file, and one removed from a group, from their next search and answer', async () => {
+    expect(await shown('bob', 'zeppelin')).toMatchObject(showing('Falcon roadmap'));
     fake.share('d-roadmap', []);
     expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
     expect(await found('bob')).toEqual(['Falcon budget']);
+    expect(await shown('bob', 'zeppelin')).toMatchObject(hiding('Falcon roadmap'));
+    // Its owner still reads it.
+    expect(await shown('admin', 'zeppelin')).toMatchObject(showing('Falcon roadmap'));
 
+    expect(await shown('dave', 'pitch')).toMatchObject(showing('Falcon pitch'));
     fake.setMembers('sales@acme.test', []);
     expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
     expect(await found('dave')).toEqual(['Falcon budget']);
+    expect(await shown('dave', 'pitch')).toMatchObject(hiding('Falcon pitch'));
     expect(await found('carol')).toEqual(['Falcon budget', 'Falcon pitch']);
+    expect(await shown('carol', 'pitch')).toMatchObject(showing('Falcon pitch'));
   });
 
   it('comes back later from a storm longer than its retries, then goes on from its cursor', async () => {

@@ -12,7 +12,7 @@ import {
 } from '../../connectors/gworkspace-directory/fake';
 import { aclGroupMembers, appConnections, type User } from '../db/schema';
 import { createOrg, createUser } from '../testing/fixtures';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { createTestServer, type TestServer } from '../testing/server';
 import { insertConnection, syncNow } from './testing/connections';
 
@@ -88,4 +88,12 @@ it('takes a member out of the outer group too when the inner group drops them', 
     [group('eng@acme.test')]: ['eve@acme.test', 'grace@acme.test'],
     [group('sre@acme.test')]: ['eve@acme.test'],
   });
+});
+
+it('shows nobody a person who left the directory once the prune has run, in `_search` or a chat answer', async () => {
+  expect(await shownTo(server, eve, 'Torvalds')).toMatchObject(showing('Linus Torvalds'));
+  fake.removeUser('linus@acme.test');
+  expect(await syncNow(server.store.db, connectionId, 'prune')).toEqual({ kind: 'pruned', deleted: 1 });
+  expect(await shownTo(server, eve, 'Torvalds')).toMatchObject(hiding('Linus Torvalds'));
+  expect(await shownTo(server, eve, 'Hopper')).toMatchObject(showing('Grace Hopper'));
 });

@@ -16,7 +16,7 @@ import {
 } from '../../connectors/msteams/fake';
 import { FAKE_CLIENT } from '../../connectors/microsoft/fake-identity';
 import { appConnections, documents, type User } from '../db/schema';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { insertConnection, syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -79,6 +79,9 @@ async function indexed(connectionId: string): Promise<Record<string, string>> {
 
 const search = (user: User, q: string) => titlesFound(server, user, q);
 
+/** What a member is shown for `q` by `_search` and by a chat answer. */
+const shown = (user: User, q: string) => shownTo(server, user, q);
+
 describe('teams through the engine', () => {
   let connectionId: string;
 
@@ -104,19 +107,25 @@ describe('teams through the engine', () => {
   });
 
   it('drops a member removed from a private channel from its threads at the next permission sync', async () => {
+    const postmortem = 'Database failover postmortem draft';
+    expect(await shown(grace, 'postmortem')).toMatchObject(showing(postmortem));
     fake.setChannelMembers(CHANNELS.incidents, [PEOPLE.ada]);
     expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
-    expect(await search(grace, 'postmortem')).toEqual([]);
-    expect(await search(ada, 'postmortem')).toEqual(['Database failover postmortem draft']);
+    // Neither `_search` nor the chat answer (its references and its text) shows her the channel any more.
+    expect(await shown(grace, 'postmortem')).toMatchObject(hiding(postmortem));
+    expect(await shown(ada, 'postmortem')).toMatchObject(showing(postmortem));
+    expect(await shown(linus, 'freeze')).toMatchObject(showing('Deploy freeze'));
+    expect(await shown(linus, 'checklist')).toMatchObject(showing('Launch squad'));
     fake.setTeamMembers(TEAMS.eng, [PEOPLE.ada, PEOPLE.grace]);
     fake.setChatMembers(CHATS.launch, [PEOPLE.ada, PEOPLE.bob]);
     await sync(connectionId, 'permissions');
-    expect(await search(linus, 'freeze')).toEqual([]);
-    expect(await search(linus, 'checklist')).toEqual([]);
-    expect(await search(bob, 'checklist')).toEqual(['Launch squad']);
+    expect(await shown(linus, 'freeze')).toMatchObject(hiding('Deploy freeze'));
+    expect(await shown(linus, 'checklist')).toMatchObject(hiding('Launch squad'));
+    expect(await shown(bob, 'checklist')).toMatchObject(showing('Launch squad'));
   });
 
   it('applies a reply, an edit, a delete and a channel rename from the next sync', async () => {
+    expect(await shown(grace, 'compilers')).toMatchObject(showing('Lunch and learn: compilers'));
     fake.post(CHANNELS.engGeneral, post('1011', 0, 'Observability budget request'), '1001');
     fake.edit(CHANNELS.salesGeneral, '4001', 'Pipeline review moved to Monday');
     fake.remove(CHANNELS.engGeneral, '1003');
@@ -124,6 +133,7 @@ describe('teams through the engine', () => {
     expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
     const index = await indexed(connectionId);
     expect(Object.keys(index)).not.toContain(`${TEAMS.eng}/${CHANNELS.engGeneral}/1003`);
+    expect(await shown(grace, 'compilers')).toMatchObject(hiding('Lunch and learn: compilers'));
     expect(await search(grace, 'observability')).toEqual(['Deploy freeze']);
     expect(await search(bob, 'monday')).toEqual(['Pipeline review moved to Monday']);
     const [partners] = await server.store.db
@@ -168,12 +178,19 @@ describe('teams connected org-wide on the tenant’s admin consent', () => {
   });
 
   it('drops someone removed from a private channel or a chat from it at the next permission sync', async () => {
+    const chat = 'Chat with grace, linus';
+    expect(await shown(linus, 'postmortem')).toMatchObject(showing('Database failover postmortem draft'));
+    expect(await shown(linus, 'salary')).toMatchObject(showing(chat));
     tenant.setChannelMembers(CHANNELS.incidents, [PEOPLE.grace]);
     tenant.setChatMembers(CHATS.grace, [PEOPLE.grace]);
     expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
-    expect(await search(linus, 'postmortem')).toEqual([]);
-    expect(await search(linus, 'salary')).toEqual([]);
-    expect(await search(grace, 'salary')).toContain('Chat with grace, linus');
+    expect(await shown(linus, 'postmortem')).toMatchObject(hiding('Database failover postmortem draft'));
+    expect(await shown(linus, 'salary')).toMatchObject(hiding(chat));
+    expect(await search(grace, 'salary')).toContain(chat);
+    expect(await shown(grace, 'salary')).toMatchObject({
+      chat: expect.arrayContaining([chat]),
+      answer: expect.stringContaining(chat),
+    });
   });
 });
 

@@ -12,7 +12,7 @@ import { notionConnectorFor } from '../../connectors/notion';
 import { blocks, startNotionFake, type NotionFake } from '../../connectors/notion/fake';
 import { silentLogger, type ConnectorLogger } from '../../connectors/sdk';
 import { appConnections, documents, type User } from '../db/schema';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -54,6 +54,9 @@ const sync = (mode: SyncMode, options: Parameters<typeof syncNow>[3] = {}) =>
 
 /** The titles a member finds for `q`. */
 const find = (user: User, q: string) => titlesFound(server, user, q);
+
+/** What a member is shown for `q` by `_search` and by a chat answer. */
+const shown = (user: User, q: string) => shownTo(server, user, q);
 
 const indexed = async () =>
   Object.fromEntries(
@@ -173,25 +176,29 @@ describe('notion, end to end', () => {
       .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, notion.idOf('press'))));
     expect(press?.parent).toBe(notion.idOf('handbook'));
 
-    expect(await find(grace, 'stuck')).toEqual(['Fix stuck syncs']);
+    expect(await shown(grace, 'stuck')).toMatchObject(showing('Fix stuck syncs'));
     expect(await sync('prune')).toEqual({ kind: 'pruned', deleted: 1 });
-    expect(await find(grace, 'stuck')).toEqual([]);
+    expect(await shown(grace, 'stuck')).toMatchObject(hiding('Fix stuck syncs'));
   });
 
   it('takes away what a page unshared from the integration held, and all of it from a member turned guest', async () => {
+    expect(await shown(grace, 'weekdays')).toMatchObject(showing('Engineering handbook'));
     notion.unshare('handbook');
     notion.share('oncall');
     // The handbook, its database and the remaining row go; the press kit, shared with the integration itself, stays.
     expect(await sync('permissions')).toMatchObject({ kind: 'permissions', changed: 3 });
     expect(await find(grace, 'handbook')).toEqual([]);
+    expect(await shown(grace, 'weekdays')).toMatchObject(hiding('Engineering handbook'));
     expect(await find(grace, 'journalists')).toEqual(['Press kit']);
     expect(await find(grace, 'progress')).toEqual([]);
     expect(await find(grace, 'tuesday')).toEqual(['On-call rotation']);
 
+    expect(await shown(linus, 'tuesday')).toMatchObject(showing('On-call rotation'));
     notion.setRole('linus', 'guest');
     expect(await sync('permissions')).toMatchObject({ kind: 'permissions', changed: 0 });
-    expect(await find(linus, 'tuesday')).toEqual([]);
-    expect(await find(grace, 'tuesday')).toEqual(['On-call rotation']);
+    // Neither `_search` nor the chat answer (its references and its text) shows the guest the page any more.
+    expect(await shown(linus, 'tuesday')).toMatchObject(hiding('On-call rotation'));
+    expect(await shown(grace, 'tuesday')).toMatchObject(showing('On-call rotation'));
   });
 
   it('rides out a 429 storm, and asks for a reconnect when the token is revoked', async () => {

@@ -14,7 +14,7 @@ import {
 } from '../../connectors/sharepoint/fake';
 import { appConnections, documents, type User } from '../db/schema';
 import { makeDocx, makePdf } from '../parsing/testing';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -65,6 +65,9 @@ const sync = (mode: SyncMode) => syncNow(server.store.db, connectionId, mode);
 /** The titles a member finds for 'onedrive' (every file's path starts with it). */
 const visibleTo = (name: string) => titlesFound(server, members.get(name)!, 'onedrive');
 
+/** What a member is shown for `q` by `_search` and by a chat answer. */
+const shown = (name: string, q: string) => shownTo(server, members.get(name)!, q);
+
 describe('onedrive through the sync engine', () => {
   it('indexes every OneDrive, each file found only by whom it is shared with', async () => {
     expect(await sync('full')).toMatchObject({ kind: 'complete' });
@@ -82,16 +85,22 @@ describe('onedrive through the sync engine', () => {
   });
 
   it('stops showing a file to a member its owner stopped sharing it with, after the permission sync', async () => {
+    expect(await shown('grace', 'todo')).toMatchObject(showing('Todo documents.txt'));
     tenant.setPermissions('b!linus', 'todo', [userGrant('todo', 'linus')]);
     expect(await sync('permissions')).toMatchObject({ kind: 'permissions', changed: 1 });
     expect(await visibleTo('grace')).toEqual(['Notes documents.md']);
     expect(await visibleTo('linus')).toEqual(['Todo documents.txt']);
+    // Neither `_search` nor the chat answer (its references and its text) shows her the file any more.
+    expect(await shown('grace', 'todo')).toMatchObject(hiding('Todo documents.txt'));
+    expect(await shown('linus', 'todo')).toMatchObject(showing('Todo documents.txt'));
   });
 
   it('removes a file deleted from a OneDrive on the next incremental sync', async () => {
+    expect(await shown('grace', 'notes')).toMatchObject(showing('Notes documents.md'));
     tenant.remove('b!grace', 'notes');
     expect(await sync('incremental')).toMatchObject({ kind: 'complete' });
     expect(await visibleTo('grace')).toEqual([]);
+    expect(await shown('grace', 'notes')).toMatchObject(hiding('Notes documents.md'));
   });
 });
 

@@ -16,7 +16,7 @@ import {
   type GraphTenantFake,
 } from '../../connectors/sharepoint/fake';
 import { appConnections, documents, type User } from '../db/schema';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -95,6 +95,9 @@ const sharePointFiles = () => new Map([...tenant.files(['b!eng', 'b!hr']), ...te
 /** The titles a member finds for `q`. */
 const find = (user: User, q: string) => titlesFound(server, user, q);
 
+/** What a member is shown for `q` by `_search` and by a chat answer. */
+const shown = (user: User, q: string) => shownTo(server, user, q);
+
 describe('sharepoint through the sync engine', () => {
   let connectionId: string;
 
@@ -136,17 +139,24 @@ describe('sharepoint through the sync engine', () => {
     expect(await visibleTo(members.bob)).toContain('Design documents.docx');
   });
 
-  it('takes a member off an item’s permissions: after the permission sync their search no longer shows it', async () => {
+  it('takes a member off an item’s permissions: after the permission sync their search and answers no longer show it', async () => {
+    const design = 'Design documents.docx';
+    expect(await shown(members.bob, 'design')).toMatchObject(showing(design));
     tenant.setPermissions('b!eng', 'design', [groupGrant('design', 'g-sre')]);
     expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions', changed: 1 });
-    expect(await visibleTo(members.bob)).not.toContain('Design documents.docx');
-    expect(await visibleTo(members.linus)).toContain('Design documents.docx');
+    expect(await visibleTo(members.bob)).not.toContain(design);
+    expect(await shown(members.bob, 'design')).toMatchObject(hiding(design));
+    expect(await visibleTo(members.linus)).toContain(design);
+    expect(await shown(members.linus, 'design')).toMatchObject(showing(design));
   });
 
-  it('takes a member out of an Entra group: after the permission sync their search no longer shows its files', async () => {
+  it('takes a member out of an Entra group: after the permission sync their search and answers no longer show its files', async () => {
+    const design = 'Design documents.docx';
+    expect(await shown(members.linus, 'design')).toMatchObject(showing(design));
     tenant.setGroupMembers('g-sre', []);
     expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
-    expect(await visibleTo(members.linus)).not.toContain('Design documents.docx');
+    expect(await visibleTo(members.linus)).not.toContain(design);
+    expect(await shown(members.linus, 'design')).toMatchObject(hiding(design));
   });
 
   it('rides out a 429 storm and a token that expires mid-sync', async () => {

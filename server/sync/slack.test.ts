@@ -11,7 +11,7 @@ import { startSlackFake, type SlackFake } from '../../connectors/slack/fake';
 import { GUEST, credentialsFor, seedWorkspace, type Fixture } from '../../connectors/slack/fixture';
 import { appConnections, documents, type User } from '../db/schema';
 import { makeDocx, makePdf } from '../parsing/testing';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { syncNow } from './testing/connections';
 import { createOrg, createUser, loginTokensFor } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -91,6 +91,9 @@ async function statusOf(connectionId: string) {
 
 /** The titles a member finds for `q`. */
 const found = (user: User, q: string) => titlesFound(server, user, q);
+
+/** What a member is shown for `q` by `_search` and by a chat answer. */
+const shown = (user: User, q: string) => shownTo(server, user, q);
 
 /** What the fixture workspace holds inside the window, in the channels the app is in. */
 const fixtureIds = () =>
@@ -173,6 +176,7 @@ describe('a Slack workspace synced into the index', () => {
   });
 
   it('follows an edit, a deletion and a renamed channel', async () => {
+    expect(await shown(grace, 'quarterly')).toMatchObject(showing('#general: Quarterly planning notes'));
     fake.edit(fixture.general, fixture.ts.hello, 'Hello Grace, the launch moved to Q3');
     fake.remove(fixture.general, fixture.ts.old);
     fake.rename(fixture.general, 'announcements');
@@ -181,19 +185,22 @@ describe('a Slack workspace synced into the index', () => {
 
     expect(await found(grace, 'launch')).toEqual(['#announcements: Hello Grace, the launch moved to Q3']);
     expect(await found(grace, 'roadmap')).toEqual([]);
-    expect(await found(grace, 'quarterly')).toEqual([]);
+    // Neither door shows the deleted message once it is pruned.
+    expect(await shown(grace, 'quarterly')).toMatchObject(hiding('Quarterly planning notes'));
     expect(await found(grace, 'billing')).toEqual([
       '#announcements: Where do we deploy the billing service?',
     ]);
   });
 
   it('takes a channel away from a member removed from it at the next permission sync', async () => {
-    expect(await found(gus, 'vault')).toEqual(['#eng: Design review of the secret vault']);
+    const vault = '#eng: Design review of the secret vault';
+    expect(await shown(gus, 'vault')).toMatchObject(showing(vault));
     fake.removeMember(fixture.eng, GUEST);
     expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
-    expect(await found(gus, 'vault')).toEqual([]);
-    expect(await found(gus, 'storage')).toEqual([]);
-    expect(await found(ada, 'vault')).toEqual(['#eng: Design review of the secret vault']);
+    // Neither `_search` nor the chat answer (its references and its text) shows him the channel any more.
+    expect(await shown(gus, 'vault')).toMatchObject(hiding(vault));
+    expect(await shown(gus, 'storage')).toMatchObject(hiding('#eng'));
+    expect(await shown(ada, 'vault')).toMatchObject(showing(vault));
   });
 
   it('rides out a storm of 429s', async () => {
