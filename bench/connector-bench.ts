@@ -35,7 +35,8 @@ export interface ConnectorBenchRow<Fake, Credentials, Config> {
 }
 
 /** A row, its types inferred from its connector and its fake. */
-export const connectorRow = <Fake, Credentials, Config>(row: ConnectorBenchRow<Fake, Credentials, Config>) => row;
+export const connectorRow = <Fake, Credentials, Config>(row: ConnectorBenchRow<Fake, Credentials, Config>) =>
+  row;
 
 /** A row of any vendor, as the runner takes it. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each row's fake and settings are its own

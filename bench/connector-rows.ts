@@ -37,10 +37,15 @@ export const INCREMENTAL_CHANGES = 100;
  * index, printing each row's line as it ends and then the table for docs/benchmarks.md. A row that fails is
  * reported and the others still run.
  */
-export async function benchConnectorRows(options: { items: number; apps?: readonly string[] }): Promise<void> {
+export async function benchConnectorRows(options: {
+  items: number;
+  apps?: readonly string[];
+}): Promise<void> {
   // The connections' credentials are sealed with the process's key, as the server's are with its data dir's.
   setDefaultSecretKey(generateSecretKey());
-  const rows = CONNECTOR_ROWS.filter((row) => !options.apps || options.apps.includes(row.connector.shortname));
+  const rows = CONNECTOR_ROWS.filter(
+    (row) => !options.apps || options.apps.includes(row.connector.shortname),
+  );
   const results: ConnectorRowResult[] = [];
   for (const row of rows) {
     const store = await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR });

@@ -286,7 +286,8 @@ async function benchSource(store: Store, label: string): Promise<void> {
   }
 }
 
-const connectorRows = () => benchConnectorRows({ items: CONNECTOR_ITEMS, ...(connectorApp ? { apps: [connectorApp] } : {}) });
+const connectorRows = () =>
+  benchConnectorRows({ items: CONNECTOR_ITEMS, ...(connectorApp ? { apps: [connectorApp] } : {}) });
 
 export async function benchIngest(): Promise<void> {
   if (args.includes('--connectors-only')) return connectorRows();

@@ -96,7 +96,8 @@ export const gcalRow = connectorRow({
   isOrg: false,
   async startWorkspace(items) {
     const calendar = await startCalendarFake({ pageSize: 250 });
-    for (const [calendarId, event] of SEEDED_EVENTS) calendar.cancelEvent(calendarId ?? calendar.member, event);
+    for (const [calendarId, event] of SEEDED_EVENTS)
+      calendar.cancelEvent(calendarId ?? calendar.member, event);
     const descriptions: string[] = [];
     let k = 0;
     // Event k: from a month ahead (event 0) back over two years, each with the member and some colleagues.
@@ -113,7 +114,11 @@ export const gcalRow = connectorRow({
         organizer: { email: calendar.member, self: true },
         attendees: [
           { email: calendar.member, responseStatus: 'accepted' },
-          ...attendees.map((name) => ({ email: addressOf(name), displayName: name, responseStatus: 'accepted' })),
+          ...attendees.map((name) => ({
+            email: addressOf(name),
+            displayName: name,
+            responseStatus: 'accepted',
+          })),
         ],
       });
       descriptions.push(body);
@@ -127,7 +132,10 @@ export const gcalRow = connectorRow({
   },
   change({ calendar, descriptions }: CalendarWorkspace, changes) {
     for (let n = 0; n < changes; n++)
-      calendar.putEvent(calendar.member, { id: `ev-${n}`, description: `${descriptions[n]}\n${changedText(n)}` });
+      calendar.putEvent(calendar.member, {
+        id: `ev-${n}`,
+        description: `${descriptions[n]}\n${changedText(n)}`,
+      });
   },
   close: ({ calendar }) => calendar.close(),
 });
@@ -190,9 +198,27 @@ export const gdriveRow = connectorRow({
   close: ({ drive }) => drive.close(),
 });
 
-const FIRST_NAMES = ['Ada', 'Grace', 'Linus', 'Barbara', 'Ken', 'Frances', 'Edsger', 'Margaret', 'Alan', 'Radia'];
+const FIRST_NAMES = [
+  'Ada',
+  'Grace',
+  'Linus',
+  'Barbara',
+  'Ken',
+  'Frances',
+  'Edsger',
+  'Margaret',
+  'Alan',
+  'Radia',
+];
 const LAST_NAMES = ['Lovelace', 'Hopper', 'Torvalds', 'Liskov', 'Thompson', 'Allen', 'Dijkstra', 'Hamilton'];
-const TITLES = ['Software engineer', 'Product manager', 'Designer', 'Account executive', 'Recruiter', 'Analyst'];
+const TITLES = [
+  'Software engineer',
+  'Product manager',
+  'Designer',
+  'Account executive',
+  'Recruiter',
+  'Analyst',
+];
 const DEPARTMENTS = ['Engineering', 'Product', 'Design', 'Sales', 'People', 'Finance'];
 const OFFICES = ['London', 'New York', 'Berlin', 'Singapore'];
 /** People per manager: person k reports to person k / TEAM (the first to nobody). */
@@ -227,7 +253,11 @@ export const gworkspaceDirectoryRow = connectorRow({
     return {
       fake: directory,
       config: { baseUrl: directory.server.url },
-      credentials: { access_token: directory.token, refresh_token: 'refresh-1', expires_at: '2099-01-01T00:00:00.000Z' },
+      credentials: {
+        access_token: directory.token,
+        refresh_token: 'refresh-1',
+        expires_at: '2099-01-01T00:00:00.000Z',
+      },
     };
   },
   change(directory: WorkspaceDirectoryFake, changes) {

@@ -6,7 +6,13 @@ import { CHANNELS, CHATS, PEOPLE, post, startTeamsFake, type TeamsFake } from '.
 import { teamsConnector } from '../../connectors/msteams';
 import { onedriveConnector } from '../../connectors/onedrive';
 import { outlookConnector } from '../../connectors/outlook';
-import { FOLDERS, message, seedMessages, startOutlookFake, type OutlookFake } from '../../connectors/outlook/fake';
+import {
+  FOLDERS,
+  message,
+  seedMessages,
+  startOutlookFake,
+  type OutlookFake,
+} from '../../connectors/outlook/fake';
 import { sharepointConnector } from '../../connectors/sharepoint';
 import {
   ADMIN_EMAIL,
@@ -55,9 +61,15 @@ export const outlookRow = connectorRow({
     let k = 0;
     for (const { title, body } of textPieces(items, { min: 200, max: 4_000 })) {
       outlook.put(
-        message(`mail-${k}`, MAIL_FOLDERS[k % MAIL_FOLDERS.length]!, 0.05 + (k * DAYS) / items, title.slice(0, 120), {
-          body: { contentType: 'html', content: html(body) },
-        }),
+        message(
+          `mail-${k}`,
+          MAIL_FOLDERS[k % MAIL_FOLDERS.length]!,
+          0.05 + (k * DAYS) / items,
+          title.slice(0, 120),
+          {
+            body: { contentType: 'html', content: html(body) },
+          },
+        ),
       );
       bodies.push(body);
       k += 1;
@@ -70,7 +82,9 @@ export const outlookRow = connectorRow({
   },
   change({ outlook, bodies }: Mailbox, changes) {
     for (let n = 0; n < changes; n++)
-      outlook.edit(`mail-${n}`, { body: { contentType: 'html', content: html(`${bodies[n]} ${changedText(n)}`) } });
+      outlook.edit(`mail-${n}`, {
+        body: { contentType: 'html', content: html(`${bodies[n]} ${changedText(n)}`) },
+      });
   },
   close: ({ outlook }) => outlook.close(),
 });
@@ -110,7 +124,11 @@ export const msteamsRow = connectorRow({
       teams.post(channel, post(id, 0, escaped(body), AUTHORS[k % AUTHORS.length]));
       if (k % REPLIES_EVERY === 5) {
         teams.post(channel, post(`${id}1`, 0, escaped(title), AUTHORS[(k + 1) % AUTHORS.length]), id);
-        teams.post(channel, post(`${id}2`, 0, 'Thanks, that settles it.', AUTHORS[(k + 2) % AUTHORS.length]), id);
+        teams.post(
+          channel,
+          post(`${id}2`, 0, 'Thanks, that settles it.', AUTHORS[(k + 2) % AUTHORS.length]),
+          id,
+        );
       }
       threads.push({ channel, id, text: body });
       k += 1;

@@ -41,7 +41,9 @@ export const slackRow = connectorRow({
     const texts = [...textPieces(items, { min: 40, max: 1_500 })];
     const older = Math.max(1, items - RECENT);
     const ageOf = (k: number) =>
-      k < RECENT ? k * RECENT_GAP_SECONDS : RECENT * RECENT_GAP_SECONDS + ((k - RECENT) * SPREAD_SECONDS) / older;
+      k < RECENT
+        ? k * RECENT_GAP_SECONDS
+        : RECENT * RECENT_GAP_SECONDS + ((k - RECENT) * SPREAD_SECONDS) / older;
     const posted: SlackWorkspace['posted'] = new Array(items);
     // Oldest first: the fake keeps each channel's messages sorted, which is cheapest in that order.
     for (let k = items - 1; k >= 0; k--) {
@@ -51,8 +53,16 @@ export const slackRow = connectorRow({
       const message = slack.post(channel, { user, text, ageSeconds: ageOf(k) + 60 });
       if (k % THREAD_EVERY === 10) {
         const replyAge = Math.max(1, ageOf(k) + 30);
-        slack.reply(channel, message.ts!, { user: MEMBER, text: texts[(k + 1) % items]!.title, ageSeconds: replyAge });
-        slack.reply(channel, message.ts!, { user: ADMIN, text: 'Agreed, let us go with that.', ageSeconds: replyAge - 1 });
+        slack.reply(channel, message.ts!, {
+          user: MEMBER,
+          text: texts[(k + 1) % items]!.title,
+          ageSeconds: replyAge,
+        });
+        slack.reply(channel, message.ts!, {
+          user: ADMIN,
+          text: 'Agreed, let us go with that.',
+          ageSeconds: replyAge - 1,
+        });
       }
       posted[k] = { channel, ts: message.ts!, text };
     }
