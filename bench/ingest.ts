@@ -7,10 +7,10 @@
 // API on 127.0.0.1 through the real sync engine and job worker, in this process, into the embedded store and, with
 // --database-url, a PostgreSQL database (migrated on open; create it first); documents and chunks per second, and
 // resident memory sampled through the sync.
-// Connector rows: per connector (today the SDK's example against its fake; vendor connectors add a row each), 4
-// connections, each of a CONNECTOR_ITEMS-item workspace (default 20,000; --connector-items N), full-sync at once
-// through the job worker's lanes: items and indexed chunks per second; then 100 changes in each workspace and an
-// incremental sync of all 4: seconds until all are done.
+// Connector rows (bench/connector-rows.ts): per connector against its fake (the SDK's example and every vendor
+// connector; --connector APP for one), 4 connections, each of a CONNECTOR_ITEMS-item workspace (default 20,000;
+// --connector-items N), full-sync at once through the job worker's lanes: items and indexed chunks per second; then
+// 100 changes in each workspace and an incremental sync of all 4: seconds until all are done.
 // A zip bomb-ish upload: a zip inflating to BENCH_HEALTH_MB (default 200) MB of plain text, uploaded and indexed
 // by the worker in this process (as `npm start` runs it) on the embedded store, while /health is called every
 // 20 ms: its p50/p99/max latency and the event loop's longest pause.
@@ -18,28 +18,27 @@ import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { count, eq, inArray } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { strToU8, zipSync } from 'fflate';
 import type { UploadListResponse, UploadResponse } from '../common/api/uploads';
 import { ConnectionStatus } from '../common/connection-status';
 import { UPLOAD_MAX_FILES } from '../common/limits';
-import type { Connector } from '../connectors/sdk';
 import { notesConnector } from '../connectors/sdk/example';
-import { seedNotes, startNotesFake, type Note, type NotesFake } from '../connectors/sdk/example/fake';
-import { appConnections, documentChunks, documents, jobs } from '../server/db/schema';
+import { seedNotes, startNotesFake } from '../connectors/sdk/example/fake';
+import { appConnections, documentChunks, documents } from '../server/db/schema';
 import { generateSecretKey, setDefaultSecretKey } from '../server/db/secrets';
 import { MEMORY_DATA_DIR, openStore, type Store } from '../server/db/store';
 import { runWorker } from '../server/jobs/worker';
 import { createLogger } from '../server/logger';
 import { makeDocx, makePdf, makePptx, makeXlsx } from '../server/parsing/testing';
 import { initSearch } from '../server/search';
-import { seededRandom } from '../server/testing/random';
 import { encryptCredentials } from '../server/sync/connections';
-import { enqueueSync, syncDedupeKey } from '../server/sync/jobs';
+import { enqueueSync } from '../server/sync/jobs';
 import { registerConnector } from '../server/sync/registry';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer } from '../server/testing/server';
-import { realTexts } from './search';
+import { benchConnectorRows, CONNECTOR_ROWS, INCREMENTAL_CHANGES } from './connector-rows';
+import { NOTES_PAGE, sourceNotes } from './connectors/notes';
 
 const FILES = Number(process.env.BENCH_UPLOADS ?? 200);
 const args = process.argv.slice(2);
@@ -49,12 +48,16 @@ if (!Number.isInteger(SOURCE_DOCUMENTS) || SOURCE_DOCUMENTS < 1)
   throw new Error('--documents wants a whole number of documents, at least 1');
 const connectorItemsAt = args.indexOf('--connector-items');
 const CONNECTOR_ITEMS = connectorItemsAt >= 0 ? Number(args[connectorItemsAt + 1]) : 20_000;
-if (!Number.isInteger(CONNECTOR_ITEMS) || CONNECTOR_ITEMS < 100)
-  throw new Error('--connector-items wants a whole number of items, at least 100');
+if (!Number.isInteger(CONNECTOR_ITEMS) || CONNECTOR_ITEMS < INCREMENTAL_CHANGES)
+  throw new Error(`--connector-items wants a whole number of items, at least ${INCREMENTAL_CHANGES}`);
+const connectorAt = args.indexOf('--connector');
+const connectorApp = connectorAt >= 0 ? args[connectorAt + 1] : undefined;
+if (connectorAt >= 0 && !CONNECTOR_ROWS.some((row) => row.connector.shortname === connectorApp))
+  throw new Error(
+    `--connector wants one of ${CONNECTOR_ROWS.map((row) => row.connector.shortname).join(', ')}`,
+  );
 const urlAt = args.indexOf('--database-url');
 const databaseUrl = urlAt >= 0 ? args[urlAt + 1] : undefined;
-/** The example connector asks for 50 notes a page; the fake answers that many. */
-const SOURCE_PAGE = 50;
 const RSS_SAMPLE_MS = 100;
 const WORDS = 'budget roadmap hiring launch review policy travel security onboarding quarterly'.split(' ');
 
@@ -202,43 +205,9 @@ async function benchHugeUpload(): Promise<void> {
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-/**
- * Notes of real text: pieces of 200 to 6,000 characters (log-uniform, so most are short, as notes and pages are),
- * a fifth of them restricted to their author and a colleague.
- */
-function* sourceNotes(total: number): Generator<Partial<Note> & Pick<Note, 'id'>> {
-  const random = seededRandom(6);
-  let n = 0;
-  for (let round = 0; n < total; round++) {
-    const before = n;
-    for (const { title, text } of realTexts()) {
-      let at = 0;
-      while (at < text.length && n < total) {
-        const length = Math.round(200 * 30 ** random());
-        const body = text.slice(at, at + length).trim();
-        at += length;
-        if (body.length < 100) continue;
-        const restricted = random() < 0.2;
-        yield {
-          id: `note-${n}`,
-          title: round === 0 ? title : `${title} (${round})`,
-          body,
-          visibility: restricted ? 'restricted' : 'workspace',
-          ...(restricted
-            ? { shared_with: { users: [`user${Math.floor(random() * 1000)}@bench-source.test`], groups: [] } }
-            : {}),
-        };
-        n += 1;
-      }
-      if (n >= total) return;
-    }
-    if (n === before) throw new Error('no text to make notes of');
-  }
-}
-
 async function benchSource(store: Store, label: string): Promise<void> {
   await initSearch(store);
-  const fake = await startNotesFake({ pageSize: SOURCE_PAGE });
+  const fake = await startNotesFake({ pageSize: NOTES_PAGE });
   try {
     for (const note of seedNotes()) fake.remove(note.id);
     let chars = 0;
@@ -308,7 +277,7 @@ async function benchSource(store: Store, label: string): Promise<void> {
     const perSecond = (n: number) => (n / seconds).toFixed(1);
     console.log(
       `ingest source (${SOURCE_DOCUMENTS} notes, ${(chars / 1024 / 1024).toFixed(1)} MB of text, pages of ` +
-        `${SOURCE_PAGE}, ${label}): ${seconds.toFixed(1)} s; ${perSecond(docs.n)} documents/s, ` +
+        `${NOTES_PAGE}, ${label}): ${seconds.toFixed(1)} s; ${perSecond(docs.n)} documents/s, ` +
         `${perSecond(chunks?.n ?? 0)} chunks/s (${chunks?.n} chunks); RSS ${mb(rssBefore)} before the sync ` +
         `(fake source included), peak ${mb(peakRss)}; load average ${load.toFixed(1)} → ${loadAfter.toFixed(1)}`,
     );
@@ -317,143 +286,11 @@ async function benchSource(store: Store, label: string): Promise<void> {
   }
 }
 
-/** A connector and its fake, as a row of the connector benchmark. */
-export interface ConnectorBenchRow<Fake, Credentials, Config> {
-  readonly connector: Connector<Credentials, Config>;
-  /** A fake workspace of `items` items; `config` and `credentials` connect to it. */
-  startWorkspace(items: number): Promise<{ fake: Fake; config: object; credentials: object }>;
-  /** Edits `changes` items of the workspace, for the incremental sync to pick up. */
-  change(fake: Fake, changes: number): void;
-  close(fake: Fake): Promise<void>;
-}
-
-const notesRow: ConnectorBenchRow<NotesFake, { api_key: string }, { baseUrl: string }> = {
-  connector: notesConnector,
-  async startWorkspace(items) {
-    const fake = await startNotesFake({ pageSize: SOURCE_PAGE });
-    for (const note of seedNotes()) fake.remove(note.id);
-    for (const note of sourceNotes(items)) fake.upsert(note);
-    return { fake, config: { baseUrl: fake.server.url }, credentials: { api_key: fake.token } };
-  },
-  change(fake, changes) {
-    for (let n = 0; n < changes; n++)
-      fake.upsert({ id: `note-${n * 7}`, body: `Edited note ${n}. ${paragraph(n, 40)}` });
-  },
-  close: (fake) => fake.close(),
-};
-
-const CONNECTIONS_AT_ONCE = 4;
-const INCREMENTAL_CHANGES = 100;
-
-/** Waits until every job of the dedupe keys has finished (done), failing on a failed one. */
-async function jobsDone(store: Store, keys: readonly string[]): Promise<void> {
-  for (;;) {
-    const rows = await store.db
-      .select({ status: jobs.status, lastError: jobs.lastError })
-      .from(jobs)
-      .where(inArray(jobs.dedupeKey, [...keys]));
-    const failed = rows.find((row) => row.status === 'failed');
-    if (failed) throw new Error(`a sync failed: ${failed.lastError}`);
-    if (rows.length > 0 && rows.every((row) => row.status === 'done')) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function benchConnectorRow<Fake, Credentials, Config>(
-  store: Store,
-  row: ConnectorBenchRow<Fake, Credentials, Config>,
-  label: string,
-): Promise<void> {
-  await initSearch(store);
-  const workspaces = await Promise.all(
-    Array.from({ length: CONNECTIONS_AT_ONCE }, () => row.startWorkspace(CONNECTOR_ITEMS)),
-  );
-  try {
-    // An org each, so the figures are the engine's and not the example vendor's shared allowance.
-    const connections = [];
-    for (const [index, workspace] of workspaces.entries()) {
-      const org = await createOrg(store.db, { domain: `bench-row-${index}-${Date.now()}.test` });
-      const owner = await createUser(store.db, org, { email: `admin@${org.domain}`, admin: true });
-      const [connection] = await store.db
-        .insert(appConnections)
-        .values({
-          orgId: org.id,
-          userId: owner.id,
-          appName: row.connector.shortname,
-          isOrg: true,
-          statusCode: ConnectionStatus.Connecting,
-          extra: { config: workspace.config },
-        })
-        .returning();
-      if (!connection) throw new Error('no connection');
-      await store.db
-        .update(appConnections)
-        .set({ credentialsEncrypted: encryptCredentials(connection.id, workspace.credentials) })
-        .where(eq(appConnections.id, connection.id));
-      connections.push(connection);
-    }
-    const ids = connections.map((connection) => connection.id);
-    const worker = runWorker(store, createLogger('silent'), {
-      idleMs: 10,
-      lanes: { quick: 1, long: CONNECTIONS_AT_ONCE },
-    });
-    try {
-      const load = os.loadavg()[0]!;
-      const fullStarted = performance.now();
-      for (const connection of connections) await enqueueSync(store.db, connection, 'full');
-      await jobsDone(
-        store,
-        ids.map((id) => syncDedupeKey(id, 'full')),
-      );
-      const fullSeconds = (performance.now() - fullStarted) / 1000;
-      const [docs] = await store.db
-        .select({ n: count() })
-        .from(documents)
-        .where(inArray(documents.connectionId, ids));
-      const [chunks] = await store.db
-        .select({ n: count() })
-        .from(documentChunks)
-        .innerJoin(documents, eq(documents.id, documentChunks.documentId))
-        .where(inArray(documents.connectionId, ids));
-
-      for (const workspace of workspaces) row.change(workspace.fake, INCREMENTAL_CHANGES);
-      const incrementalStarted = performance.now();
-      for (const connection of connections) await enqueueSync(store.db, connection, 'incremental');
-      await jobsDone(
-        store,
-        ids.map((id) => syncDedupeKey(id, 'incremental')),
-      );
-      const incrementalSeconds = (performance.now() - incrementalStarted) / 1000;
-      const perSecond = (n: number) => (n / fullSeconds).toFixed(1);
-      console.log(
-        `ingest connector ${row.connector.shortname} (${CONNECTIONS_AT_ONCE} connections at once, ` +
-          `${CONNECTOR_ITEMS} items each, ${label}): full sync ${fullSeconds.toFixed(1)} s, ` +
-          `${perSecond(docs?.n ?? 0)} items/s, ${perSecond(chunks?.n ?? 0)} indexed chunks/s (${docs?.n} items, ` +
-          `${chunks?.n} chunks); incremental sync of ${INCREMENTAL_CHANGES} changes each: ` +
-          `${incrementalSeconds.toFixed(1)} s; load average ${load.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}`,
-      );
-    } finally {
-      await worker.stop();
-    }
-  } finally {
-    await Promise.all(workspaces.map((workspace) => row.close(workspace.fake)));
-  }
-}
-
-/** `npm run bench:ingest -- --connectors-only`: only the connector rows, on the embedded store. */
-export async function benchConnectorRows(): Promise<void> {
-  setDefaultSecretKey(generateSecretKey());
-  registerConnector(notesConnector);
-  const embedded = await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR });
-  try {
-    await benchConnectorRow(embedded, notesRow, 'embedded PGlite (memory)');
-  } finally {
-    await embedded.close();
-  }
-}
+const connectorRows = () =>
+  benchConnectorRows({ items: CONNECTOR_ITEMS, ...(connectorApp ? { apps: [connectorApp] } : {}) });
 
 export async function benchIngest(): Promise<void> {
-  if (args.includes('--connectors-only')) return benchConnectorRows();
+  if (args.includes('--connectors-only')) return connectorRows();
   // `--health-only`: only /health during the huge upload (issue 11's target), a minute instead of many
   if (args.includes('--health-only')) return benchHugeUpload();
   await benchUploads();
@@ -464,10 +301,10 @@ export async function benchIngest(): Promise<void> {
   const embedded = await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR });
   try {
     await benchSource(embedded, 'embedded PGlite (memory)');
-    await benchConnectorRow(embedded, notesRow, 'embedded PGlite (memory)');
   } finally {
     await embedded.close();
   }
+  await connectorRows();
   if (databaseUrl) {
     const server = await openStore({ databaseUrl });
     try {

@@ -38,13 +38,15 @@ export function serveDirectory(server: FakeServer, pageSize = 200): DirectoryFak
     { group: admin_directory_v1.Schema$Group; members: admin_directory_v1.Schema$Member[] }
   >();
   const users = new Map<string, admin_directory_v1.Schema$User>();
+  // Sorted once per change, not per page: a listing of tens of thousands of people reads it hundreds of times.
+  let byEmail: admin_directory_v1.Schema$User[] | null = null;
   const badRequest = { status: 400, json: { error: { code: 400, message: 'Bad Request' } } };
 
   server.route('GET', '/admin/directory/v1/users', ({ query }) => {
     if (query.get('customer') !== 'my_customer') return badRequest;
-    const sorted = [...users.values()].sort((a, b) =>
+    const sorted = (byEmail ??= [...users.values()].sort((a, b) =>
       (a.primaryEmail ?? '').localeCompare(b.primaryEmail ?? ''),
-    );
+    ));
     const size = Math.min(Number(query.get('maxResults') ?? 100), pageSize);
     const page = pageOf(sorted, query.get('pageToken'), size);
     return {
@@ -110,9 +112,11 @@ export function serveDirectory(server: FakeServer, pageSize = 200): DirectoryFak
     putUser(user) {
       const { etag: _etag, ...content } = user;
       users.set(user.primaryEmail ?? '', { kind: 'admin#directory#user', ...content, etag: etagOf(content) });
+      byEmail = null;
     },
     removeUser(primaryEmail) {
       users.delete(primaryEmail);
+      byEmail = null;
     },
   };
 }

@@ -320,7 +320,7 @@ export interface NotionFake {
   readonly clientSecret: string;
   readonly users: FakeUser[];
   idOf(key: string): string;
-  /** Creates or changes a page (its last_edited_time becomes now). */
+  /** Creates or changes a page (its last_edited_time becomes now, or `editedDaysAgo` before now). */
   upsertPage(spec: PageSpec): void;
   /** Moves a page under another page (or to the workspace's top level). */
   move(key: string, parent: Parent): void;
@@ -770,7 +770,7 @@ export async function startNotionFake(options: NotionFakeOptions = {}): Promise<
     users,
     idOf: notionId,
     upsertPage(spec) {
-      put('page', spec, Date.now());
+      put('page', spec, Date.now() - (spec.editedDaysAgo ?? 0) * DAY_MS);
     },
     move(key, parent) {
       const object = must(key);
