@@ -161,6 +161,12 @@ async function startTenant(items: number, drives: readonly string[]): Promise<Te
   const tenant = await startGraphTenantFake({ pageSize: 200 });
   for (const [drive, specs] of Object.entries(seedFiles()))
     for (const spec of [...specs].reverse()) tenant.remove(drive, spec.id);
+  // the fixture's site pages and list items too, so the row's count is the files it seeds
+  for (const key of tenant.siteContent().keys()) {
+    const [kind, siteId, ...rest] = key.split(':');
+    if (kind === 'page') tenant.removePage(siteId!, rest[0]!);
+    else tenant.removeListItem(rest[0]!, rest[1]!);
+  }
   const folders = Math.ceil(items / FILES_PER_FOLDER);
   for (let i = 0; i < folders; i++)
     tenant.upsert(drives[i % drives.length]!, {
