@@ -105,6 +105,32 @@ export function useInstallApp() {
 }
 
 /**
+ * Points the popup, opened by the click itself, at the address the server answers (closing it again if the server
+ * refuses), and waits for its result: true when the provider granted access; a refusal is toasted, a popup closed
+ * before the end is quiet.
+ */
+async function popupGranted(
+  input: { app: string; displayName: string; popup: Window },
+  start: () => Promise<{ url: string }>,
+): Promise<boolean> {
+  let url: string;
+  try {
+    ({ url } = await start());
+  } catch (error) {
+    input.popup.close();
+    throw error;
+  }
+  input.popup.location.href = url;
+  const result = await awaitOAuthResult(input.popup, input.app);
+  if (result === 'closed') return false;
+  if (!result.success) {
+    notifyFailure(result.message ?? appStrings.oauthInstallFailed(input.displayName), APP_FAILURE_TOAST_MS);
+    return false;
+  }
+  return true;
+}
+
+/**
  * Connects through the OAuth popup. `popup` was opened by the click itself; it is pointed at the provider once the
  * server answers, and closed again if the server refuses. Resolves true when the app got connected.
  */
@@ -118,24 +144,9 @@ export function useOAuthConnect() {
       popup: Window;
       body: OAuthStartRequest;
     }): Promise<boolean> => {
-      let url: string;
-      try {
-        ({ url } = await appsApi.startOAuth(input.app, input.body));
-      } catch (error) {
-        input.popup.close();
-        throw error;
-      }
-      input.popup.location.href = url;
-      const result = await awaitOAuthResult(input.popup, input.app);
+      const granted = await popupGranted(input, () => appsApi.startOAuth(input.app, input.body));
       void queryClient.invalidateQueries({ queryKey: APPS_QUERY_ROOT });
-      if (result === 'closed') return false;
-      if (!result.success) {
-        notifyFailure(
-          result.message ?? appStrings.oauthInstallFailed(input.displayName),
-          APP_FAILURE_TOAST_MS,
-        );
-        return false;
-      }
+      if (!granted) return false;
       const definition = getApp(input.app);
       notifyConnected(
         input.displayName,
@@ -164,26 +175,13 @@ export function useAdminConsentConnect() {
       email: string;
       body: InstallRequest;
     }): Promise<boolean> => {
-      let url: string;
-      try {
-        ({ url } = await appsApi.startAdminConsent(input.app, {
+      const granted = await popupGranted(input, () =>
+        appsApi.startAdminConsent(input.app, {
           email: input.email,
           ...(input.body.appId ? { appId: input.body.appId } : {}),
-        }));
-      } catch (error) {
-        input.popup.close();
-        throw error;
-      }
-      input.popup.location.href = url;
-      const result = await awaitOAuthResult(input.popup, input.app);
-      if (result === 'closed') return false;
-      if (!result.success) {
-        notifyFailure(
-          result.message ?? appStrings.oauthInstallFailed(input.displayName),
-          APP_FAILURE_TOAST_MS,
-        );
-        return false;
-      }
+        }),
+      );
+      if (!granted) return false;
       const { connection } = await appsApi.install(input.app, input.body);
       notifyConnected(input.displayName, connection.isInstant);
       void queryClient.invalidateQueries({ queryKey: APPS_QUERY_ROOT });
