@@ -476,13 +476,18 @@ export const documentChunks = pgTable(
   ],
 );
 
-/** Lexeme document frequencies per org, for the SQL BM25 fallback's idf. */
+/**
+ * Lexeme chunk frequencies per org. `doc_freq` counts every chunk (the org's vocabulary: did-you-mean's candidates,
+ * never shown as counts); `shared_doc_freq` counts the chunks every member may read, and is the only one ranking
+ * uses (idf), so a member's order and scores never depend on documents they cannot read.
+ */
 export const searchTermStats = pgTable(
   'search_term_stats',
   {
     orgId: orgId(),
     lexeme: text('lexeme').notNull(),
     docFreq: integer('doc_freq').notNull().default(0),
+    sharedDocFreq: integer('shared_doc_freq').notNull().default(0),
   },
   (t) => [
     primaryKey({ name: 'search_term_stats_pkey', columns: [t.orgId, t.lexeme] }),
@@ -501,13 +506,18 @@ export const searchTermStats = pgTable(
   ],
 );
 
-/** Collection size per org for the SQL BM25 fallback (N and average document length). */
+/**
+ * Collection size per org: every chunk (the planner's and the engine choice's row count), and the chunks every
+ * member may read (N and the average length that ranking uses, as `shared_doc_freq`).
+ */
 export const searchStats = pgTable('search_stats', {
   orgId: uuid('org_id')
     .primaryKey()
     .references(() => orgs.id, { onDelete: 'cascade' }),
   chunkCount: bigint('chunk_count', { mode: 'number' }).notNull().default(0),
   totalLength: bigint('total_length', { mode: 'number' }).notNull().default(0),
+  sharedChunkCount: bigint('shared_chunk_count', { mode: 'number' }).notNull().default(0),
+  sharedTotalLength: bigint('shared_total_length', { mode: 'number' }).notNull().default(0),
   updatedAt: updatedAt(),
 });
 

@@ -14,6 +14,17 @@ export type Principal = string;
 export const ORG_PRINCIPAL = 'org';
 export const PUBLIC_PRINCIPAL = 'public';
 
+/**
+ * The principals every member holds: a document whose ACL names one of them is readable by the whole org. Ranking
+ * statistics are counted over those documents only (indexer.ts), so nothing a member cannot read moves their
+ * results.
+ */
+export const EVERY_MEMBER_PRINCIPALS: readonly Principal[] = [ORG_PRINCIPAL, PUBLIC_PRINCIPAL];
+
+export function readableByEveryMember(acl: readonly Principal[]): boolean {
+  return acl.some((principal) => EVERY_MEMBER_PRINCIPALS.includes(principal));
+}
+
 export function userPrincipal(email: string): Principal {
   return `user:${email.trim().toLowerCase()}`;
 }

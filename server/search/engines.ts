@@ -116,16 +116,17 @@ export async function bm25TopChunks(
 
 /**
  * The words of a long query's most informative terms (by weight, term count × idf), as one query text for
- * pg_textsearch; null when the query has at most MAX_CANDIDATE_TERMS terms (scanned whole). Terms the org does not
- * hold take no place, and a term none of the query's plain words produces (a compound such as "heat-transfer") is
- * left to the full scan and the ranking.
+ * pg_textsearch; null when the query has at most MAX_CANDIDATE_TERMS terms (scanned whole). A term none of the
+ * query's plain words produces (a compound such as "heat-transfer") is left to the full scan and the ranking. A
+ * term no shared chunk holds keeps its place, typo or not: it may be in documents only this member reads, and
+ * whether it is held anywhere else must not change what they get.
  */
 export function selectiveText(
-  terms: readonly { lexeme: string; weight: number; docFreq: number; words: readonly string[] }[],
+  terms: readonly { lexeme: string; weight: number; words: readonly string[] }[],
 ): string | null {
   if (terms.length <= MAX_CANDIDATE_TERMS) return null;
   const chosen = terms
-    .filter((term) => term.docFreq > 0 && term.words.length > 0)
+    .filter((term) => term.words.length > 0)
     .sort((a, b) => b.weight - a.weight || (a.lexeme < b.lexeme ? -1 : 1))
     .slice(0, MAX_CANDIDATE_TERMS);
   return chosen.length > 0 ? chosen.map((term) => term.words[0]).join(' ') : null;

@@ -68,9 +68,9 @@ async function chunkRows(orgId: string) {
 /** The stored statistics equal what the chunks say, lexeme by lexeme. */
 async function expectStatisticsExact(orgId: string) {
   const stored = await db.execute(sql`
-    SELECT lexeme, doc_freq FROM search_term_stats WHERE org_id = ${orgId}::uuid ORDER BY lexeme`);
+    SELECT lexeme, doc_freq, shared_doc_freq FROM search_term_stats WHERE org_id = ${orgId}::uuid ORDER BY lexeme`);
   const expected = await db.execute(sql`
-    SELECT t.lexeme, count(*)::int AS doc_freq
+    SELECT t.lexeme, count(*)::int AS doc_freq, (count(*) FILTER (WHERE ${SHARED}))::int AS shared_doc_freq
     FROM document_chunks c, unnest(tsvector_to_array(c.search)) AS t(lexeme)
     WHERE c.org_id = ${orgId}::uuid GROUP BY t.lexeme ORDER BY t.lexeme`);
   expect(stored.rows).toEqual(expected.rows);
@@ -78,13 +78,24 @@ async function expectStatisticsExact(orgId: string) {
     SELECT
       (SELECT coalesce(chunk_count, 0) FROM search_stats WHERE org_id = ${orgId}::uuid)::int AS stored_count,
       (SELECT coalesce(total_length, 0) FROM search_stats WHERE org_id = ${orgId}::uuid)::int AS stored_length,
+      (SELECT coalesce(shared_chunk_count, 0) FROM search_stats WHERE org_id = ${orgId}::uuid)::int AS stored_shared,
+      (SELECT coalesce(shared_total_length, 0) FROM search_stats WHERE org_id = ${orgId}::uuid)::int
+        AS stored_shared_length,
       (SELECT count(*) FROM document_chunks WHERE org_id = ${orgId}::uuid)::int AS chunk_count,
+      (SELECT count(*) FROM document_chunks c WHERE c.org_id = ${orgId}::uuid AND ${SHARED})::int AS shared_count,
       (SELECT coalesce(sum(p), 0) FROM document_chunks c, unnest(c.search) AS u, cardinality(u.positions) AS p
-        WHERE c.org_id = ${orgId}::uuid)::int AS total_length`);
+        WHERE c.org_id = ${orgId}::uuid)::int AS total_length,
+      (SELECT coalesce(sum(p), 0) FROM document_chunks c, unnest(c.search) AS u, cardinality(u.positions) AS p
+        WHERE c.org_id = ${orgId}::uuid AND ${SHARED})::int AS shared_length`);
   const row = totals.rows[0]!;
   expect(row.stored_count ?? 0).toBe(row.chunk_count);
   expect(row.stored_length ?? 0).toBe(row.total_length);
+  expect(row.stored_shared ?? 0).toBe(row.shared_count);
+  expect(row.stored_shared_length ?? 0).toBe(row.shared_length);
 }
+
+/** A chunk every member may read: the shared statistics count it. */
+const SHARED = sql`c.acl && ARRAY['org', 'public']::text[]`;
 
 describe('upsertDocuments', () => {
   let org: Org;
@@ -163,9 +174,8 @@ describe('upsertDocuments', () => {
 
   it('applies a new ACL and metadata of unchanged content without re-chunking', async () => {
     const before = await chunkRows(org.id);
-    const stats = await db.execute(
-      sql`SELECT * FROM search_term_stats WHERE org_id = ${org.id}::uuid ORDER BY lexeme`,
-    );
+    const frequencies = sql`SELECT lexeme, doc_freq FROM search_term_stats WHERE org_id = ${org.id}::uuid ORDER BY lexeme`;
+    const stats = await db.execute(frequencies);
     const result = await upsertDocuments(db, org.id, [
       doc('b', { acl: ['group:slack:C42', 'user:Bob@Example.com'], objectType: 'files' }),
     ]);
@@ -184,10 +194,9 @@ describe('upsertDocuments', () => {
       }
     }
     expect(b!.acl).toEqual(['group:slack:C42', 'user:bob@example.com']);
-    expect(
-      (await db.execute(sql`SELECT * FROM search_term_stats WHERE org_id = ${org.id}::uuid ORDER BY lexeme`))
-        .rows,
-    ).toEqual(stats.rows);
+    // every chunk still counts; b's no longer count among those every member reads
+    expect((await db.execute(frequencies)).rows).toEqual(stats.rows);
+    await expectStatisticsExact(org.id);
   });
 
   it('makes a document without an ACL private to the connection owner (fail closed)', async () => {
@@ -338,6 +347,13 @@ describe('deleteDocuments, setDocumentAcl, deleteConnectionDocuments', () => {
     const [document] = await documentRows(org.id);
     expect(document!.acl).toEqual(['user:eve@example.com']);
     expect(document!.version).toBe(2);
+    // its chunks left the shared statistics, and come back with an org-wide ACL
+    await expectStatisticsExact(org.id);
+    await setDocumentAcl(db, org.id, { source: 'notion', externalId: 'long' }, [
+      'org',
+      'user:eve@example.com',
+    ]);
+    await expectStatisticsExact(org.id);
     // empty falls back to the owner, as at indexing; without one it is refused
     await setDocumentAcl(db, org.id, { source: 'notion', externalId: 'long' }, [], {
       ownerEmail: 'o@example.com',

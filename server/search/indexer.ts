@@ -4,18 +4,21 @@
  * leaves the statistics describing chunks that do not exist.
  *
  * Statistics are kept per chunk, as pg_textsearch keeps them per indexed row: `doc_freq` is the number of chunks
- * whose tsvector holds the lexeme, `chunk_count` and `total_length` give N and the average length.
+ * whose tsvector holds the lexeme, `chunk_count` and `total_length` give N and the average length. Each has a
+ * `shared_` twin counting only the chunks every member may read (ACL `org` or `public`): ranking reads those, so
+ * whether hidden documents hold a word never moves a member's order or scores (issue 11). A document whose ACL
+ * changes between shared and not moves its chunks in or out of the twins (shiftSharedStatistics).
  *
  * Writers of one org are serialised by a transaction-level advisory lock: they would queue on the org's single
  * `search_stats` row anyway, and taking the lock first makes "read the stored hash, then decide" race-free.
  */
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { newId } from '../db/ids';
 import { documentChunks, documents, type Document, type NewDocument } from '../db/schema';
 import type { Db, DbOrTx, Tx } from '../db/store';
-import { effectiveAcl, type Principal } from './acl';
+import { effectiveAcl, EVERY_MEMBER_PRINCIPALS, readableByEveryMember, type Principal } from './acl';
 import { CHUNKER_VERSION, chunksOf, formatSectionPath } from './chunking';
 import { embedIndexedChunks, keepingEmbeddings } from './embeddings';
 
@@ -150,10 +153,7 @@ export async function upsertDocuments(
         result.rechunked++;
       } else if (metadataChanged(row, values)) {
         await updateDocument(tx, row, values);
-        await tx
-          .update(documentChunks)
-          .set(chunkMetadata(values))
-          .where(and(eq(documentChunks.orgId, orgId), eq(documentChunks.documentId, row.id)));
+        await setChunkMetadata(tx, orgId, row.id, row.acl, chunkMetadata(values));
         result.updated++;
       } else {
         result.unchanged++;
@@ -485,24 +485,35 @@ async function insertChunkStatement(tx: Tx, orgId: string, slice: readonly Chunk
       FROM tokenised
     ),
     terms AS (
-      INSERT INTO search_term_stats (org_id, lexeme, doc_freq)
-      SELECT ${orgId}::uuid, t.lexeme, count(*)::int
+      INSERT INTO search_term_stats (org_id, lexeme, doc_freq, shared_doc_freq)
+      SELECT ${orgId}::uuid, t.lexeme, count(*)::int, (count(*) FILTER (WHERE ${sharedChunk(sql`tokenised.acl`)}))::int
       FROM tokenised, unnest(tsvector_to_array(tokenised.search)) AS t(lexeme)
       GROUP BY t.lexeme
       ORDER BY t.lexeme
-      ON CONFLICT (org_id, lexeme) DO UPDATE SET doc_freq = search_term_stats.doc_freq + excluded.doc_freq
+      ON CONFLICT (org_id, lexeme) DO UPDATE SET doc_freq = search_term_stats.doc_freq + excluded.doc_freq,
+        shared_doc_freq = search_term_stats.shared_doc_freq + excluded.shared_doc_freq
     )
-    INSERT INTO search_stats (org_id, chunk_count, total_length, updated_at)
-    SELECT ${orgId}::uuid, count(*), coalesce(sum(search_length), 0), now() FROM tokenised
+    INSERT INTO search_stats (org_id, chunk_count, total_length, shared_chunk_count, shared_total_length, updated_at)
+    SELECT ${orgId}::uuid, count(*), coalesce(sum(search_length), 0),
+      count(*) FILTER (WHERE ${sharedChunk(sql`tokenised.acl`)}),
+      coalesce(sum(search_length) FILTER (WHERE ${sharedChunk(sql`tokenised.acl`)}), 0), now()
+    FROM tokenised
     ON CONFLICT (org_id) DO UPDATE SET
       chunk_count = search_stats.chunk_count + excluded.chunk_count,
       total_length = search_stats.total_length + excluded.total_length,
+      shared_chunk_count = search_stats.shared_chunk_count + excluded.shared_chunk_count,
+      shared_total_length = search_stats.shared_total_length + excluded.shared_total_length,
       updated_at = excluded.updated_at`);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Statistics
 // ---------------------------------------------------------------------------------------------
+
+/** Whether a chunk with this ACL (a text[] expression) counts in the shared statistics. */
+function sharedChunk(acl: SQL): SQL {
+  return sql`${acl}::text[] && ${sql.param([...EVERY_MEMBER_PRINCIPALS])}::text[]`;
+}
 
 /** Serialises index writers of one org (see the file comment). */
 async function lockOrgIndex(tx: Tx, orgId: string): Promise<void> {
@@ -518,20 +529,51 @@ async function removeStatistics(tx: Tx, orgId: string, documentIds: readonly str
   const ids = sql.param([...documentIds]);
   await tx.execute(sql`
     WITH removed AS MATERIALIZED (
-      SELECT t.lexeme, count(*)::int AS n
+      SELECT t.lexeme, count(*)::int AS n, (count(*) FILTER (WHERE ${sharedChunk(sql`c.acl`)}))::int AS shared
       FROM document_chunks c, unnest(tsvector_to_array(c.search)) AS t(lexeme)
       WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
       GROUP BY t.lexeme
     ),
     kept AS (
-      UPDATE search_term_stats s SET doc_freq = s.doc_freq - r.n FROM removed r
+      UPDATE search_term_stats s SET doc_freq = s.doc_freq - r.n, shared_doc_freq = s.shared_doc_freq - r.shared
+      FROM removed r
       WHERE s.org_id = ${orgId}::uuid AND s.lexeme = r.lexeme AND s.doc_freq > r.n
     )
     DELETE FROM search_term_stats s USING removed r
     WHERE s.org_id = ${orgId}::uuid AND s.lexeme = r.lexeme AND s.doc_freq <= r.n`);
   await tx.execute(sql`
     UPDATE search_stats s SET chunk_count = s.chunk_count - r.n, total_length = s.total_length - r.length,
+      shared_chunk_count = s.shared_chunk_count - r.shared, shared_total_length = s.shared_total_length - r.shared_length,
       updated_at = now()
+    FROM (
+      SELECT count(*) AS n, coalesce(sum(c.search_length), 0) AS length,
+        count(*) FILTER (WHERE ${sharedChunk(sql`c.acl`)}) AS shared,
+        coalesce(sum(c.search_length) FILTER (WHERE ${sharedChunk(sql`c.acl`)}), 0) AS shared_length
+      FROM document_chunks c
+      WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
+    ) AS r
+    WHERE s.org_id = ${orgId}::uuid`);
+}
+
+/**
+ * Moves these documents' chunks into (+1) or out of (-1) the shared statistics, when their ACL starts or stops
+ * naming every member; their all-chunk counts do not change. Call it while the chunks are not counted as shared:
+ * after the ACL update when adding, before it when removing.
+ */
+async function shiftSharedStatistics(tx: Tx, orgId: string, documentIds: readonly string[], sign: 1 | -1) {
+  const ids = sql.param([...documentIds]);
+  await tx.execute(sql`
+    UPDATE search_term_stats s SET shared_doc_freq = s.shared_doc_freq + ${sign}::int * r.n
+    FROM (
+      SELECT t.lexeme, count(*)::int AS n
+      FROM document_chunks c, unnest(tsvector_to_array(c.search)) AS t(lexeme)
+      WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
+      GROUP BY t.lexeme
+    ) AS r
+    WHERE s.org_id = ${orgId}::uuid AND s.lexeme = r.lexeme`);
+  await tx.execute(sql`
+    UPDATE search_stats s SET shared_chunk_count = s.shared_chunk_count + ${sign}::int * r.n,
+      shared_total_length = s.shared_total_length + ${sign}::int * r.length, updated_at = now()
     FROM (
       SELECT count(*) AS n, coalesce(sum(c.search_length), 0) AS length FROM document_chunks c
       WHERE c.org_id = ${orgId}::uuid AND c.document_id = ANY(${ids}::uuid[])
@@ -539,21 +581,46 @@ async function removeStatistics(tx: Tx, orgId: string, documentIds: readonly str
     WHERE s.org_id = ${orgId}::uuid`);
 }
 
+/**
+ * Writes a document's ACL (and other copied fields) onto its chunks without re-chunking, moving them in or out of
+ * the shared statistics when the ACL starts or stops naming every member. The caller holds the org's lock.
+ */
+async function setChunkMetadata(
+  tx: Tx,
+  orgId: string,
+  documentId: string,
+  aclBefore: readonly Principal[],
+  values: Partial<typeof documentChunks.$inferInsert> & { acl: Principal[] },
+) {
+  const wasShared = readableByEveryMember(aclBefore);
+  const isShared = readableByEveryMember(values.acl);
+  if (wasShared && !isShared) await shiftSharedStatistics(tx, orgId, [documentId], -1);
+  await tx
+    .update(documentChunks)
+    .set(values)
+    .where(and(eq(documentChunks.orgId, orgId), eq(documentChunks.documentId, documentId)));
+  if (!wasShared && isShared) await shiftSharedStatistics(tx, orgId, [documentId], 1);
+}
+
 /** Rebuilds the org's statistics from its chunks (after a reindex, or to heal drift). */
 export async function recomputeStatistics(tx: DbOrTx, orgId: string): Promise<void> {
   await tx.execute(sql`DELETE FROM search_term_stats WHERE org_id = ${orgId}::uuid`);
   await tx.execute(sql`
-    INSERT INTO search_term_stats (org_id, lexeme, doc_freq)
-    SELECT ${orgId}::uuid, t.lexeme, count(*)::int
+    INSERT INTO search_term_stats (org_id, lexeme, doc_freq, shared_doc_freq)
+    SELECT ${orgId}::uuid, t.lexeme, count(*)::int, (count(*) FILTER (WHERE ${sharedChunk(sql`c.acl`)}))::int
     FROM document_chunks c, unnest(tsvector_to_array(c.search)) AS t(lexeme)
     WHERE c.org_id = ${orgId}::uuid
     GROUP BY t.lexeme`);
   await tx.execute(sql`
-    INSERT INTO search_stats (org_id, chunk_count, total_length, updated_at)
-    SELECT ${orgId}::uuid, count(*), coalesce(sum(c.search_length), 0), now()
+    INSERT INTO search_stats (org_id, chunk_count, total_length, shared_chunk_count, shared_total_length, updated_at)
+    SELECT ${orgId}::uuid, count(*), coalesce(sum(c.search_length), 0),
+      count(*) FILTER (WHERE ${sharedChunk(sql`c.acl`)}),
+      coalesce(sum(c.search_length) FILTER (WHERE ${sharedChunk(sql`c.acl`)}), 0), now()
     FROM document_chunks c WHERE c.org_id = ${orgId}::uuid
     ON CONFLICT (org_id) DO UPDATE SET
-      chunk_count = excluded.chunk_count, total_length = excluded.total_length, updated_at = excluded.updated_at`);
+      chunk_count = excluded.chunk_count, total_length = excluded.total_length,
+      shared_chunk_count = excluded.shared_chunk_count, shared_total_length = excluded.shared_total_length,
+      updated_at = excluded.updated_at`);
 }
 
 /**
@@ -643,8 +710,9 @@ export async function setDocumentAcl(
 ): Promise<boolean> {
   const principals = effectiveAcl(acl, options.ownerEmail);
   return db.transaction(async (tx) => {
-    const [id] = await documentIdsFor(tx, orgId, [ref]);
-    if (!id) return false;
+    await lockOrgIndex(tx, orgId);
+    const [row] = [...(await findDocuments(tx, orgId, [ref])).values()];
+    if (!row) return false;
     await tx
       .update(documents)
       .set({
@@ -652,11 +720,8 @@ export async function setDocumentAcl(
         version: sql`${documents.version} + 1`,
         indexedVersion: sql`${documents.version} + 1`,
       })
-      .where(and(eq(documents.orgId, orgId), eq(documents.id, id)));
-    await tx
-      .update(documentChunks)
-      .set({ acl: principals })
-      .where(and(eq(documentChunks.orgId, orgId), eq(documentChunks.documentId, id)));
+      .where(and(eq(documents.orgId, orgId), eq(documents.id, row.id)));
+    await setChunkMetadata(tx, orgId, row.id, row.acl, { acl: principals });
     return true;
   });
 }

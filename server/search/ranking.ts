@@ -25,7 +25,7 @@ export const RECENCY_HALF_LIFE_DAYS = 180;
 export const FEEDBACK_DOCS = 10;
 export const FEEDBACK_TERMS = 10;
 export const FEEDBACK_ORIGINAL_WEIGHT = 0.5;
-/** Expansion terms must occur in at least this many chunks of the org (no hapax noise). */
+/** Expansion terms must occur in at least this many shared chunks of the org (no hapax noise). */
 export const FEEDBACK_MIN_DOC_FREQ = 2;
 
 const DAY_MS = 86_400_000;

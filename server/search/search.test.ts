@@ -214,6 +214,50 @@ function searchSuite(
       });
     });
 
+    describe('statistics that leak nothing (issue 11)', () => {
+      for (const engine of engines) {
+        it(`${engine}: a member's order and scores do not move when documents they cannot read hold the words`, async () => {
+          const org = await newOrg();
+          const member = await principalsFor(store.db, org.id, 'member@example.com');
+          const shared = (externalId: string, body: string): IndexDocument => ({
+            source: 'custom',
+            externalId,
+            title: externalId,
+            body,
+            acl: ['org'],
+          });
+          await index(org, [
+            shared('a', 'refund policy meeting'),
+            shared('b', 'laptop policy meeting'),
+            shared('c', 'refund office'),
+            shared('d', 'laptop office'),
+            shared('e', 'laptop training'),
+          ]);
+          const ask = async () =>
+            (
+              await searchChunks(store, { orgId: org.id, principals: member, q: 'refund laptop', engine })
+            ).hits.map((hit) => [hit.externalId, hit.score]);
+          const before = await ask();
+          // "refund" is the rarer word among what the member reads: its meeting note comes before the other
+          const order = before.map(([id]) => id);
+          expect(order.indexOf('a')).toBeLessThan(order.indexOf('b'));
+
+          const hidden = Array.from({ length: 40 }, (_, i) => ({
+            ...shared(`hidden-${i}`, `refund refund audit ${i}`),
+            acl: ['user:admin@example.com'],
+          }));
+          await index(org, hidden);
+          expect(await ask()).toEqual(before);
+
+          // a hidden document shared with everyone, then hidden again: in the statistics, then out
+          await index(org, [{ ...hidden[0]!, acl: ['org'] }]);
+          expect(await ask()).not.toEqual(before);
+          await index(org, [hidden[0]!]);
+          expect(await ask()).toEqual(before);
+        });
+      }
+    });
+
     describe('filters, sorts and facets agree with an in-memory reference', () => {
       let org: Org;
       let known: Map<string, Known>;

@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Store, Tx } from '../db/store';
 import { nearestChunks, prepareVectorQuery, withVectorSignal, type VectorQuery } from './embeddings';
+import { rankingStatistics, type RankingStatistics } from './statistics';
 import {
   bm25TopChunks,
   ensureSearchIndexes,
@@ -258,16 +259,11 @@ function queryTerms(
 }
 
 /** The pg_textsearch scan text of a long query's most informative words (see `selectiveText`). */
-function selectiveQueryText(
-  analysed: AnalysedQuery,
-  terms: readonly QueryTerm[],
-  docFreqs: ReadonlyMap<string, number>,
-): string | null {
+function selectiveQueryText(analysed: AnalysedQuery, terms: readonly QueryTerm[]): string | null {
   return selectiveText(
     terms.map((term, i) => ({
       lexeme: term.lexeme,
       weight: term.weight * term.idf,
-      docFreq: docFreqs.get(term.lexeme) ?? 0,
       words: analysed.terms[i]!.words,
     })),
   );
@@ -305,22 +301,6 @@ async function lexemesOfWords(tx: Tx, words: readonly string[]): Promise<Map<str
     SELECT w AS word, tsvector_to_array(to_tsvector('english', w)) AS lexemes
     FROM unnest(${sql.param([...words])}::text[]) AS w`);
   return new Map(result.rows.map((row) => [String(row.word), (row.lexemes as string[] | null) ?? []]));
-}
-
-async function loadStats(tx: Tx, orgId: string): Promise<CollectionStats> {
-  const result = await tx.execute(sql`
-    SELECT chunk_count::float8 AS chunk_count, total_length::float8 AS total_length
-    FROM search_stats WHERE org_id = ${orgId}::uuid`);
-  const row = result.rows[0];
-  return { chunkCount: Number(row?.chunk_count ?? 0), totalLength: Number(row?.total_length ?? 0) };
-}
-
-async function loadDocFreqs(tx: Tx, orgId: string, lexemes: readonly string[]): Promise<Map<string, number>> {
-  if (lexemes.length === 0) return new Map();
-  const result = await tx.execute(sql`
-    SELECT lexeme, doc_freq FROM search_term_stats
-    WHERE org_id = ${orgId}::uuid AND lexeme = ANY(${sql.param([...lexemes])}::text[])`);
-  return new Map(result.rows.map((row) => [String(row.lexeme), Number(row.doc_freq)]));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -412,21 +392,20 @@ async function loadCandidates(tx: Tx, where: SQL, chunkIds: readonly string[]): 
 
 /** RM3 over the best passages of the top documents; returns the candidates re-ranked, or null when unchanged. */
 async function withFeedback(
-  tx: Tx,
-  orgId: string,
   candidates: readonly CandidateChunk[],
   ranked: RankedDocument[],
   terms: QueryTerm[],
-  stats: CollectionStats,
+  statistics: RankingStatistics,
   now: Date,
 ): Promise<RankedDocument[] | null> {
+  const stats = statistics.collection;
   const byId = new Map(candidates.map((candidate) => [candidate.chunkId, candidate]));
   const passages = ranked.slice(0, FEEDBACK_DOCS).flatMap((doc) => {
     const best = byId.get(doc.chunks[0]!.chunkId);
     return best ? [{ score: doc.score, length: best.length, termFreqs: best.termFreqs }] : [];
   });
   // only the model's strongest terms can be chosen: their document frequencies are all that is needed
-  const docFreqs = await loadDocFreqs(tx, orgId, feedbackVocabulary(passages));
+  const docFreqs = await statistics.docFreqs(feedbackVocabulary(passages));
   const expanded = expandQuery(terms, passages, (lexeme) => docFreqs.get(lexeme) ?? 0, stats);
   if (expanded.length === terms.length) return null;
   return rankDocuments(candidates, expanded, stats, now);
@@ -659,9 +638,12 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         }));
       } else {
         // the snippet comes from each document's best matching chunk
-        const stats = await loadStats(tx, orgId);
-        const docFreqs = await loadDocFreqs(tx, orgId, lexemes);
-        const terms = queryTerms(analysed, docFreqs, stats);
+        const { collection: stats, docFreqs: docFreqsOf } = await rankingStatistics(
+          tx,
+          orgId,
+          request.principals,
+        );
+        const terms = queryTerms(analysed, await docFreqsOf(lexemes), stats);
         const chunkRows = await tx.execute(sql`
           SELECT c.id FROM document_chunks c
           WHERE ${matching} AND c.document_id = ANY(${sql.param(pageIds)}::uuid[])`);
@@ -694,9 +676,9 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       return finish(hits, ids.length > limit);
     }
 
-    const stats = await loadStats(tx, orgId);
-    const docFreqs = await loadDocFreqs(tx, orgId, lexemes);
-    const terms = queryTerms(analysed, docFreqs, stats);
+    const statistics = await rankingStatistics(tx, orgId, request.principals);
+    const stats = statistics.collection;
+    const terms = queryTerms(analysed, await statistics.docFreqs(lexemes), stats);
     let depth = clamp(POOL_PER_RESULT * (offset + limit), MIN_POOL, MAX_POOL);
     let pool: string[];
     let exhausted: boolean;
@@ -704,7 +686,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
     let ranked: RankedDocument[];
     // the facets' top-k scan ranks the same chunks under the same conditions: its head is the pool
     let shared: Candidates | null = null;
-    const selectiveQ = engine === 'pg_textsearch' ? selectiveQueryText(analysed, terms, docFreqs) : null;
+    const selectiveQ = engine === 'pg_textsearch' ? selectiveQueryText(analysed, terms) : null;
     if (engine === 'pg_textsearch' && request.facets && request.facets.length > 0) {
       const rows = await bm25FacetRows(
         tx,
@@ -755,7 +737,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       ranked = rankDocuments(candidates, terms, stats, now);
     }
     if (request.feedback !== false && ranked.length > 1) {
-      ranked = (await withFeedback(tx, orgId, candidates, ranked, terms, stats, now)) ?? ranked;
+      ranked = (await withFeedback(candidates, ranked, terms, statistics, now)) ?? ranked;
     }
     if (vectorQuery) {
       const fused = await withVectorSignal(tx, vectorQuery, {
@@ -832,13 +814,9 @@ export async function facetCounts(
     // the same scan text as searchChunks, so shared and separate counts agree
     let selectiveQ: string | null = null;
     if (engine === 'pg_textsearch' && terms.length > 0) {
-      const stats = await loadStats(tx, request.orgId);
-      const docFreqs = await loadDocFreqs(
-        tx,
-        request.orgId,
-        terms.map((term) => term.lexeme),
-      );
-      selectiveQ = selectiveQueryText(analysed, queryTerms(analysed, docFreqs, stats), docFreqs);
+      const statistics = await rankingStatistics(tx, request.orgId, request.principals);
+      const docFreqs = await statistics.docFreqs(terms.map((term) => term.lexeme));
+      selectiveQ = selectiveQueryText(analysed, queryTerms(analysed, docFreqs, statistics.collection));
     }
     const tsquery = lexemeTsquery(
       terms.map((term) => term.lexeme),
