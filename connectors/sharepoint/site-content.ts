@@ -1,24 +1,29 @@
 // What a SharePoint site holds beside its document libraries (./graph.ts): site pages, with the text of their
 // text web parts, and the items of its lists, each item's columns as 'Name: value' lines.
 //
-// Who may read them. A site page is a file of its site's Site Pages library, whose driveItem's permissions Graph
-// lists: the effective ones, without `inheritedFrom` (Graph documents that SharePoint libraries leave it out). A
-// page granting all that its library's root grants inherits them; those grants are the site's, and the page is
-// readable by the principal `site:{siteId}` (and whoever else it grants), whose members the permission sync sets to
-// the Microsoft 365 group a team site belongs to (GET /groups/{id}/sites/root): its members, nested groups expanded
-// as every Entra group's are, and its owners. A page lacking one of the root's grants has its own permissions
-// (broken inheritance) and is readable by what they grant, mapped as a library file's (./graph.ts), its SharePoint
-// groups, whose members Graph cannot list, admitting nobody. A page whose permissions Graph refuses (403) or answers
-// in a shape we do not read is readable by nobody, and each incremental sync reads it again until they can be read;
-// the permission sync reads every indexed page's permissions again, since a change of them leaves the page's
-// lastModifiedDateTime alone. List items are readable by nobody (a member's own connection keeps them, private to
-// that member): a generic list's items are no driveItems, and the /permissions of a list or list item, in v1.0 and
-// beta alike, name only the apps granted the Selected scopes, so Graph cannot tell an item narrowed below its site
-// from one that is not. Limits, all on the side of hiding but the last: people added to the site's own SharePoint
-// groups or shared the site directly, the whole organisation that a public group's site admits, and every reader
-// of a site of no Microsoft 365 group (a communication site, a classic site, a subsite) are not readers; and a
-// Site Pages library narrowed as a whole below its site still passes its site's readers to the pages that inherit
-// from it, since Graph lists no people's permissions of a site to compare the library's with.
+// Who may read them. A site page is a file of its site's Site Pages library, whose driveItem's permissions
+// Graph lists: the effective ones, without `inheritedFrom` (Graph documents that SharePoint libraries leave
+// it out). A page granting all that its library's root grants inherits them; those grants are the site's, and
+// the page is readable by the principal `site:{siteId}` (and whoever else it grants), whose members the
+// permission sync sets to the Microsoft 365 group a team site belongs to (GET /groups/{id}/sites/root): its
+// members, nested groups expanded as every Entra group's are, and its owners. A page lacking one of the
+// root's grants has its own permissions (broken inheritance) and is readable by what they grant, mapped as a
+// library file's (./graph.ts), its SharePoint groups, whose members Graph cannot list, admitting nobody. A
+// page whose permissions Graph refuses (403) or answers in a shape we do not read is readable by nobody, and
+// each incremental sync reads it again until they can be read (one the permission sync finds so leaves the
+// index until its next edit or a full sync). The permission sync reads every indexed page's permissions
+// again, since a change of them leaves the page's lastModifiedDateTime alone. That is a listing per page:
+// Graph shows no sign of a page having permissions of its own (SharePoint REST's HasUniqueRoleAssignments has
+// no Graph field), so a sync pays one per page it reads and one of the library's root per site with such
+// pages. List items are readable by nobody (a member's own connection keeps them, private to that member): a
+// generic list's items are no driveItems, and the /permissions of a list or list item, in v1.0 and beta
+// alike, name only the apps granted the Selected scopes, so Graph cannot tell an item narrowed below its site
+// from one that is not. Limits, all on the side of hiding but the last: people added to the site's own
+// SharePoint groups or shared the site directly, the whole organisation that a public group's site admits,
+// and every reader of a site of no Microsoft 365 group (a communication site, a classic site, a subsite) are
+// not readers; and a Site Pages library narrowed as a whole below its site still passes its site's readers to
+// the pages that inherit from it, since Graph lists no people's permissions of a site to compare the
+// library's with.
 import { z } from 'zod';
 import {
   FatalSourceError,
