@@ -1,7 +1,7 @@
 // A fake Microsoft 365 tenant on 127.0.0.1: the identity platform's client-credentials token endpoint and the
 // Graph calls the SharePoint and OneDrive connectors make (sites, drives, delta, items, permissions, users,
-// groups, a Microsoft 365 group's team site and owners, site pages with their canvas, lists and their items'
-// delta). Answers are typed with @microsoft/microsoft-graph-types, so a shape Graph does not have fails to
+// groups, a Microsoft 365 group's team site and owners, site pages with their canvas and their driveItem's
+// permissions in the Site Pages library, lists and their items' delta). Answers are typed with @microsoft/microsoft-graph-types, so a shape Graph does not have fails to
 // compile. Everything a test needs to change is scriptable: edits, moves, deletes, sharing, group membership,
 // tokens that expire early and delta tokens too old to follow (410).
 import type {
@@ -60,6 +60,8 @@ interface StoredPage {
   siteId: string;
   /** With its canvasLayout, which Graph returns only when asked to expand it. */
   page: SitePage;
+  /** The page's own permissions (broken inheritance); null while it inherits its library's. */
+  permissions: Permission[] | null;
 }
 
 interface StoredList {
@@ -159,6 +161,11 @@ export interface GraphTenantFake {
   /** Creates or rewrites a site page (site pages have no delta: the page's lastModifiedDateTime moves). */
   upsertPage(siteId: string, spec: PageSpec): void;
   removePage(siteId: string, pageId: string): void;
+  /**
+   * Gives a page permissions of its own (breaking inheritance), or with null has it inherit its Site Pages
+   * library's again. Its lastModifiedDateTime stays, as at SharePoint.
+   */
+  setPagePermissions(siteId: string, pageId: string, permissions: Permission[] | null): void;
   upsertListItem(listId: string, spec: ListItemSpec): void;
   removeListItem(listId: string, itemId: string): void;
   /** A Microsoft 365 group's owners, by user id. */
@@ -265,9 +272,21 @@ function seedLists(): StoredList[] {
     list(ENG_SITE, 'l-eng-pages', 'Site Pages', 'webPageLibrary'),
     list(ENG_SITE, 'l-incidents', 'Incidents', 'genericList'),
     list(ENG_SITE, 'l-eng-hidden', 'Workflow Tasks', 'genericList', true),
+    list(HR_SITE, 'l-hr-pages', 'Site Pages', 'webPageLibrary'),
     list(HR_SITE, 'l-holidays', 'Holidays', 'genericList'),
   ];
 }
+
+/**
+ * What every Site Pages library's root grants: the site's Owners, Visitors and Members SharePoint groups, as a new
+ * site's libraries inherit them. A page that inherits lists the same grants, without inheritedFrom (Graph
+ * documents that SharePoint libraries leave it out).
+ */
+export const SITE_PAGES_ROOT: readonly Permission[] = [
+  siteGroupGrant('sitepages', '3'),
+  siteGroupGrant('sitepages', '4'),
+  siteGroupGrant('sitepages', '5'),
+];
 
 /** The fixture's site pages by site. */
 function seedPages(): Record<string, PageSpec[]> {
@@ -597,6 +616,38 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
       return { json: (expand ? entry.page : withoutCanvas(entry.page)) satisfies SitePage };
     }),
   );
+  // A page's driveItem in its site's Site Pages library (the only libraries the fixture serves as lists: the
+  // others are served as drives), addressed by the page's id, and that library's root.
+  const sitePagesOf = (request: FakeRequest) =>
+    lists.find(
+      (entry) =>
+        entry.siteId === request.params.site &&
+        entry.list.id === request.params.list &&
+        entry.list.list?.template === 'webPageLibrary',
+    );
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/lists/:list/drive/root/permissions',
+    authed((request) => {
+      const library = sitePagesOf(request);
+      if (!library) return notFound;
+      const path = `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.list.id!)}/drive/root/permissions`;
+      return { json: paged<Permission>([...SITE_PAGES_ROOT], request, path) };
+    }),
+  );
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/lists/:list/items/:item/driveItem/permissions',
+    authed((request) => {
+      const library = sitePagesOf(request);
+      const entry = pages.find(
+        (stored) => stored.siteId === request.params.site && stored.page.id === request.params.item,
+      );
+      if (!library || !entry) return notFound;
+      const path = `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.list.id!)}/items/${encodeURIComponent(entry.page.id!)}/driveItem/permissions`;
+      return { json: paged<Permission>(entry.permissions ?? [...SITE_PAGES_ROOT], request, path) };
+    }),
+  );
 
   // Lists: system lists only when `system` is selected, as Graph does; none of the fixture's is one.
   graph.route(
@@ -857,12 +908,17 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
         },
       };
       if (existing) existing.page = page;
-      else pages.push({ siteId, page });
+      else pages.push({ siteId, page, permissions: null });
     },
     removePage(siteId, pageId) {
       const at = pages.findIndex((entry) => entry.siteId === siteId && entry.page.id === pageId);
       if (at < 0) throw new Error(`no page ${pageId} in ${siteId}`);
       pages.splice(at, 1);
+    },
+    setPagePermissions(siteId, pageId, permissions) {
+      const entry = pages.find((stored) => stored.siteId === siteId && stored.page.id === pageId);
+      if (!entry) throw new Error(`no page ${pageId} in ${siteId}`);
+      entry.permissions = permissions;
     },
     upsertListItem(listId, spec) {
       const stored = mustList(listId);

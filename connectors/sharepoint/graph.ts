@@ -76,7 +76,7 @@ const permissionSchema = z.object({
   link: z.object({ scope: z.string().nullish(), type: z.string().nullish() }).nullish(),
   inheritedFrom: z.object({ id: z.string().nullish() }).nullish(),
 });
-type GraphPermission = z.output<typeof permissionSchema>;
+export type GraphPermission = z.output<typeof permissionSchema>;
 
 const driveItemSchema = z.object({
   id: z.string(),
@@ -111,15 +111,16 @@ function loginEmail(loginName: string | null | undefined): string | undefined {
 }
 
 /**
- * Who may read an item, from its permissions (its own and those inherited from its folders, which Graph lists
- * with `inheritedFrom`). Every role reads. A link for the organisation, or for anyone (the spec makes no document
- * public), is the organisation; a link for specific people is those people. A SharePoint site group is a principal
- * of its own: Graph cannot list its members, so it admits nobody and the item stays hidden from its members unless
- * another grant admits them (fail closed).
+ * Who may read an item, from its permissions (Graph lists an item's effective ones: its own and those it inherits
+ * from its folders and library). Every role reads. A link for the organisation, or for anyone (the spec makes no
+ * document public), is the organisation; a link for specific people is those people. A SharePoint site group is a
+ * principal of its own, named within `library` (the drive or list holding the item): Graph cannot list its
+ * members, so it admits nobody and the item stays hidden from its members unless another grant admits them (fail
+ * closed).
  */
-function aclOf(
+export function aclOf(
   shortname: AppShortname,
-  driveId: string,
+  library: string,
   permissions: readonly GraphPermission[],
   directory: ReadonlyMap<string, string>,
 ): Principal[] {
@@ -127,7 +128,7 @@ function aclOf(
   const identity = (set: z.output<typeof identitySetSchema> | null | undefined) => {
     if (!set) return;
     if (set.group?.id) readers.add(groupPrincipal(shortname, set.group.id));
-    if (set.siteGroup?.id) readers.add(groupPrincipal(shortname, `sitegroup:${driveId}:${set.siteGroup.id}`));
+    if (set.siteGroup?.id) readers.add(groupPrincipal(shortname, `sitegroup:${library}:${set.siteGroup.id}`));
     for (const person of [set.user, set.siteUser]) {
       const email = (person?.id ? directory.get(person.id) : undefined) ?? loginEmail(person?.loginName);
       if (email) readers.add(userPrincipal(email));
@@ -143,20 +144,40 @@ function aclOf(
 }
 
 /**
+ * What Graph lists at `path`, a driveItem's `/permissions`: undefined when the item is gone (404), null when Graph
+ * refuses the listing or answers it in a shape we do not read, so the item's readers are unknown.
+ */
+export async function itemPermissions(
+  graph: Graph,
+  path: string,
+): Promise<GraphPermission[] | null | undefined> {
+  const permissions: GraphPermission[] = [];
+  try {
+    for await (const batch of graph.pages(path, permissionSchema)) permissions.push(...batch);
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    // One item Graph will not show the sharing of (403 on it alone, or an answer we cannot read) must not stop
+    // the sync: it is hidden instead.
+    if (
+      error instanceof HttpStatusError ||
+      error instanceof PermissionMismatchError ||
+      error instanceof FatalSourceError
+    )
+      return null;
+    throw error;
+  }
+  return permissions;
+}
+
+/**
  * An item's readers now. A listing Graph refuses (not a 404: the item is there) leaves the item readable by
  * nobody until it can be read again; a 404 answers undefined, the item being gone.
  */
 async function readersOf(graph: Graph, driveId: string, itemId: string): Promise<Principal[] | undefined> {
-  const permissions: GraphPermission[] = [];
-  try {
-    const path = `/drives/${encodeURIComponent(driveId)}/items/${encodeURIComponent(itemId)}/permissions`;
-    for await (const batch of graph.pages(path, permissionSchema)) permissions.push(...batch);
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    // One item Graph will not show the sharing of (403 on it alone) must not stop the sync: it is hidden instead.
-    if (error instanceof HttpStatusError || error instanceof PermissionMismatchError) return [];
-    throw error;
-  }
+  const path = `/drives/${encodeURIComponent(driveId)}/items/${encodeURIComponent(itemId)}/permissions`;
+  const permissions = await itemPermissions(graph, path);
+  if (permissions === undefined) return undefined;
+  if (permissions === null) return [];
   return aclOf(graph.shortname, driveId, permissions, await graph.directory());
 }
 

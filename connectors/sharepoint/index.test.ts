@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { microsoft } from '../../common/strings';
-import { PermissionMismatchError, createConnectorContext, type Cursor } from '../sdk';
+import { PermissionMismatchError, createConnectorContext, type Cursor, type SyncBatch } from '../sdk';
 import { collect, runConnectorConformance } from '../sdk/testing';
 import {
   ADMIN_EMAIL,
@@ -8,9 +8,11 @@ import {
   CLIENT_SECRET,
   ENG_SITE,
   HR_SITE,
+  SITE_PAGES_ROOT,
   TEAM_GROUP,
   groupGrant,
   startGraphTenantFake,
+  userGrant,
   type GraphTenantFake,
 } from './fake';
 import { sharepointConnector } from './index';
@@ -95,17 +97,18 @@ describe('sharepoint connector', () => {
     );
   });
 
-  it('makes pages and list items readable by their site’s readers, whose members are its Microsoft 365 group and owners', async () => {
+  it('makes pages that inherit readable by their site’s readers, whose members are its Microsoft 365 group and owners, and list items by nobody', async () => {
     const docs = await documentsOf();
     const acl = Object.fromEntries(
       docs.filter((doc) => !doc.externalId.startsWith('b!')).map((doc) => [doc.externalId, doc.acl]),
     );
     expect(acl).toEqual({
       [launchPage]: [`group:sharepoint:site:${ENG_SITE}`],
-      [failover]: [`group:sharepoint:site:${ENG_SITE}`],
-      [`listitem:${ENG_SITE}:l-incidents:2`]: [`group:sharepoint:site:${ENG_SITE}`],
+      // Graph names no list item's readers, so one narrowed below its site cannot be told apart: nobody's.
+      [failover]: [],
+      [`listitem:${ENG_SITE}:l-incidents:2`]: [],
       [`page:${HR_SITE}:benefits`]: [`group:sharepoint:site:${HR_SITE}`],
-      [`listitem:${HR_SITE}:l-holidays:1`]: [`group:sharepoint:site:${HR_SITE}`],
+      [`listitem:${HR_SITE}:l-holidays:1`]: [],
     });
     const sites = async () =>
       (await collect(sharepointConnector.permissions!(context())))
@@ -124,8 +127,82 @@ describe('sharepoint connector', () => {
       group: `group:sharepoint:site:${ENG_SITE}`,
       members: [`group:sharepoint:${TEAM_GROUP}`],
     });
-    expect(await sharepointConnector.documentAcls!(context(), [launchPage])).toEqual([
+    expect(await sharepointConnector.documentAcls!(context(), [launchPage, failover])).toEqual([
+      { externalId: failover, acl: [] },
       { externalId: launchPage, acl: [`group:sharepoint:site:${ENG_SITE}`] },
+    ]);
+  });
+
+  it('reads the permissions of a page whose inheritance is broken, mapped as a file’s, and the site’s readers again once it inherits', async () => {
+    const aclOfLaunch = async () => (await documentsOf()).find((doc) => doc.externalId === launchPage)?.acl;
+    const answered = async () => (await sharepointConnector.documentAcls!(context(), [launchPage]))[0]?.acl;
+    const site = `group:sharepoint:site:${ENG_SITE}`;
+
+    tenant.setPagePermissions(ENG_SITE, 'launch', [userGrant('launch', 'grace')]);
+    expect(await aclOfLaunch()).toEqual(['user:grace@contoso.com']);
+    expect(await answered()).toEqual(['user:grace@contoso.com']);
+    // Shared with Grace as well: all the library's grants are still there, so the site's readers are too.
+    tenant.setPagePermissions(ENG_SITE, 'launch', [...SITE_PAGES_ROOT, userGrant('launch', 'grace')]);
+    expect(await answered()).toEqual([site, 'user:grace@contoso.com']);
+    // The Members group taken off: the groups left admit nobody Graph can name, Grace still.
+    tenant.setPagePermissions(ENG_SITE, 'launch', [SITE_PAGES_ROOT[0]!, userGrant('launch', 'grace')]);
+    expect(await answered()).toEqual(['group:sharepoint:sitegroup:l-eng-pages:3', 'user:grace@contoso.com']);
+    tenant.setPagePermissions(ENG_SITE, 'launch', null);
+    expect(await answered()).toEqual([site]);
+  });
+
+  it('reads each changed page’s permissions once and its library’s root once per site, and nothing for quiet pages', async () => {
+    const permissionReads = () =>
+      tenant.graph.requests.filter(
+        (request) => request.path.endsWith('/permissions') && request.path.includes('/lists/'),
+      );
+    const full = await collect(sharepointConnector.fullSync(context()));
+    const roots = (site: string, list: string) =>
+      `/v1.0/sites/${encodeURIComponent(site)}/lists/${list}/drive/root/permissions`;
+    const page = (site: string, list: string, id: string) =>
+      `/v1.0/sites/${encodeURIComponent(site)}/lists/${list}/items/${id}/driveItem/permissions`;
+    // The four-year-old page is out of the window, unread.
+    expect([...new Set(permissionReads().map((request) => request.path))].sort()).toEqual(
+      [
+        roots(ENG_SITE, 'l-eng-pages'),
+        page(ENG_SITE, 'l-eng-pages', 'launch'),
+        roots(HR_SITE, 'l-hr-pages'),
+        page(HR_SITE, 'l-hr-pages', 'benefits'),
+      ].sort(),
+    );
+    // Each listing is followed page by page (three grants, two a page), none of its pages asked for twice.
+    const asked = permissionReads().map((request) => `${request.path}?${request.search}`);
+    expect(asked).toHaveLength(8);
+    expect(new Set(asked).size).toBe(asked.length);
+    tenant.graph.clearLog();
+    await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    expect(permissionReads()).toEqual([]);
+  });
+
+  it('hides a page whose permissions Graph refuses or answers in a shape it does not have, goes on with the others, and reads it again on the next sync', async () => {
+    const pagePermissions = '/v1.0/sites/:site/lists/:list/items/launch/driveItem/permissions';
+    const site = (id: string) => `group:sharepoint:site:${id}`;
+    const aclById = (batches: readonly SyncBatch[]) =>
+      Object.fromEntries(batches.flatMap((batch) => batch.documents).map((doc) => [doc.externalId, doc.acl]));
+
+    tenant.graph.failNext(1, { kind: 'status', status: 403 }, { path: pagePermissions });
+    const full = await collect(sharepointConnector.fullSync(context()));
+    expect(aclById(full)).toMatchObject({ [launchPage]: [], [`page:${HR_SITE}:benefits`]: [site(HR_SITE)] });
+    expect(aclById(full)['b!eng:roadmap']).toEqual(['org']);
+
+    // Unchanged, the page is read again because it was hidden; once readable it is hidden no more.
+    const again = await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    expect(aclById(again)).toEqual({ [launchPage]: [site(ENG_SITE)] });
+    const quiet = await collect(sharepointConnector.incrementalSync(context(), again.at(-1)!.cursor));
+    expect(aclById(quiet)).toEqual({});
+
+    tenant.graph.failNext(
+      1,
+      { kind: 'status', status: 200, json: { error: 'no value' } },
+      { path: pagePermissions },
+    );
+    expect(await sharepointConnector.documentAcls!(context(), [launchPage])).toEqual([
+      { externalId: launchPage, acl: [] },
     ]);
   });
 

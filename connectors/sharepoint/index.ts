@@ -1,7 +1,7 @@
 // SharePoint Online, connected org-wide by the tenant's admin consent (every site) or by a member (the sites Graph's
 // search lists to them). Each site's document libraries are drives, each file readable by whom its permissions say
-// (./graph.ts); its site pages and list items follow them, readable by the site's Microsoft 365 group
-// (./site-content.ts, which says why and where that rule stops).
+// (./graph.ts); its site pages likewise, or by the site's Microsoft 365 group where they inherit the site's, and its
+// list items, whose readers Graph cannot name, by nobody (./site-content.ts, which says why and where that stops).
 import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import { defineConnector, type SyncBatch } from '../sdk';
@@ -165,7 +165,7 @@ export function createSharePointConnector(options: { loginUrl?: string } = {}) {
       const files = externalIds.filter((externalId) => siteOfContent(externalId) === undefined);
       return [
         ...(files.length > 0 ? await drives.documentAcls(ctx, files) : []),
-        ...siteContentAcls(externalIds),
+        ...(await siteContentAcls(graphOf(ctx), externalIds)),
       ];
     },
   });

@@ -1,17 +1,29 @@
 // What a SharePoint site holds beside its document libraries (./graph.ts): site pages, with the text of their
 // text web parts, and the items of its lists, each item's columns as 'Name: value' lines.
 //
-// Who may read them. Graph v1.0 lists no permissions of a site page or of a list item (a generic list's items are
-// no driveItems, and /sites/{id}/permissions names the apps granted Sites.Selected, not people), nor the members
-// of a site's SharePoint groups. What it does name is the Microsoft 365 group a team site belongs to
-// (GET /groups/{id}/sites/root), whose members SharePoint puts in the site's Members group and whose owners in its
-// Owners group. So a page or item is readable by the principal `site:{siteId}`, whose members the permission sync
-// sets to that group (its members, nested groups expanded as every Entra group's are) and its owners. A site of
-// no Microsoft 365 group (a communication site, a classic site, a subsite) has no readers Graph can name, and its
-// pages and items are readable by nobody (fail closed). Limits, all on the side of hiding: people or groups added
-// to the site's own SharePoint groups or shared the site directly, and the whole organisation that a public
-// group's site admits, are not readers. One limit is not: a page or item whose permissions were narrowed below
-// the site's (broken inheritance) is still readable by the site's group, since Graph v1.0 cannot show it.
+// Who may read them. A site page is a file of its site's Site Pages library, whose driveItem's permissions
+// Graph lists: the effective ones, without `inheritedFrom` (Graph documents that SharePoint libraries leave
+// it out). A page granting all that its library's root grants inherits them; those grants are the site's, and
+// the page is readable by the principal `site:{siteId}` (and whoever else it grants), whose members the
+// permission sync sets to the Microsoft 365 group a team site belongs to (GET /groups/{id}/sites/root): its
+// members, nested groups expanded as every Entra group's are, and its owners. A page lacking one of the
+// root's grants has its own permissions (broken inheritance) and is readable by what they grant, mapped as a
+// library file's (./graph.ts), its SharePoint groups, whose members Graph cannot list, admitting nobody. A
+// page whose permissions Graph refuses (403) or answers in a shape we do not read is readable by nobody, and
+// each incremental sync reads it again until they can be read (one the permission sync finds so leaves the
+// index until its next edit or a full sync). The permission sync reads every indexed page's permissions
+// again, since a change of them leaves the page's lastModifiedDateTime alone. That is a listing per page:
+// Graph shows no sign of a page having permissions of its own (SharePoint REST's HasUniqueRoleAssignments has
+// no Graph field), so a sync pays one per page it reads and one of the library's root per site with such
+// pages. List items are readable by nobody (a member's own connection keeps them, private to that member): a
+// generic list's items are no driveItems, and the /permissions of a list or list item, in v1.0 and beta
+// alike, name only the apps granted the Selected scopes, so Graph cannot tell an item narrowed below its site
+// from one that is not. Limits, all on the side of hiding but the last: people added to the site's own
+// SharePoint groups or shared the site directly, the whole organisation that a public group's site admits,
+// and every reader of a site of no Microsoft 365 group (a communication site, a classic site, a subsite) are
+// not readers; and a Site Pages library narrowed as a whole below its site still passes its site's readers to
+// the pages that inherit from it, since Graph lists no people's permissions of a site to compare the
+// library's with.
 import { z } from 'zod';
 import {
   FatalSourceError,
@@ -22,12 +34,14 @@ import {
   type DocumentAcl,
   type GroupMembership,
   type GroupPrincipal,
+  type Principal,
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
 import { htmlToDocument } from '../sdk/html';
 import { DIRECTORY_PAGE, type Graph } from '../microsoft/app-only';
 import { odataPageSchema } from '../microsoft/graph';
+import { aclOf, itemPermissions, type GraphPermission } from './graph';
 
 /** Pages read with their canvas per batch. */
 const PAGES_PER_BATCH = 20;
@@ -116,10 +130,68 @@ const ownerSchema = z.object({ id: z.string() });
 const pageId = (siteId: string, id: string) => `page:${siteId}:${id}`;
 const itemId = (siteId: string, listId: string, id: string) => `listitem:${siteId}:${listId}:${id}`;
 
+/** What a page's or list item's external id names; undefined for any other (a drive's file). */
+function contentRef(externalId: string) {
+  const [kind, siteId, ...rest] = externalId.split(':');
+  if (!siteId) return undefined;
+  if (kind === 'page' && rest.length === 1) return { kind, siteId, pageId: rest[0]! } as const;
+  if (kind === 'listitem' && rest.length === 2) return { kind, siteId } as const;
+  return undefined;
+}
+
 /** The site of a page's or list item's external id; undefined for any other (a drive's file). */
-export function siteOfContent(externalId: string): string | undefined {
-  const [kind, siteId] = externalId.split(':');
-  return (kind === 'page' || kind === 'listitem') && siteId ? siteId : undefined;
+export const siteOfContent = (externalId: string): string | undefined => contentRef(externalId)?.siteId;
+
+// ── Readers ─────────────────────────────────────────────────────────────────────────────────────────────
+
+/** A site's Site Pages library: its list, and what its root grants, which a page that inherits grants too. */
+interface PagesLibrary {
+  readonly listId: string;
+  readonly root: readonly GraphPermission[];
+}
+
+const listPath = (siteId: string, listId: string) =>
+  `/sites/${encodeURIComponent(siteId)}/lists/${encodeURIComponent(listId)}`;
+
+/** Undefined for a site without one; a root whose permissions cannot be read grants nothing a page could inherit. */
+async function pagesLibrary(
+  graph: Graph,
+  siteId: string,
+  listId: string | undefined,
+): Promise<PagesLibrary | undefined> {
+  if (listId === undefined) return undefined;
+  const root = await itemPermissions(graph, `${listPath(siteId, listId)}/drive/root/permissions`);
+  return { listId, root: root ?? [] };
+}
+
+/** Who a grant admits and how, its id left out: what a page inheriting a grant shares with its library's root. */
+function grantKey(permission: GraphPermission): string {
+  const who = [permission.grantedToV2, ...(permission.grantedToIdentitiesV2 ?? [])].map((set) =>
+    [set?.user?.id, set?.group?.id, set?.siteUser?.id, set?.siteGroup?.id].map((id) => id ?? null),
+  );
+  const roles = [...(permission.roles ?? [])].sort();
+  return JSON.stringify([roles, permission.link?.scope ?? null, permission.link?.type ?? null, who]);
+}
+
+/** A page's readers now, as the header says; undefined when the page is gone. */
+async function pageReaders(
+  graph: Graph,
+  siteId: string,
+  library: PagesLibrary | undefined,
+  pageId: string,
+): Promise<Principal[] | undefined> {
+  if (!library) return [];
+  const path = `${listPath(siteId, library.listId)}/items/${encodeURIComponent(pageId)}/driveItem/permissions`;
+  const permissions = await itemPermissions(graph, path);
+  if (permissions === undefined) return undefined;
+  if (permissions === null) return [];
+  const directory = await graph.directory();
+  const inherited = new Set(library.root.map(grantKey));
+  const granted = new Set(permissions.map(grantKey));
+  if (inherited.size === 0 || [...inherited].some((key) => !granted.has(key)))
+    return aclOf(graph.shortname, library.listId, permissions, directory);
+  const more = permissions.filter((permission) => !inherited.has(grantKey(permission)));
+  return [siteReaders(siteId), ...aclOf(graph.shortname, library.listId, more, directory)];
 }
 
 // ── Documents ───────────────────────────────────────────────────────────────────────────────────────────
@@ -196,15 +268,19 @@ function itemDocument(site: SiteRef, list: ListRef, item: ListItem): SourceDocum
     fileType: 'listitem',
     createdTime: new Date(item.createdDateTime ?? modified),
     modifiedTime: modified,
-    acl: [siteReaders(site.id)],
+    acl: [],
     extra: { path, list: listName, site: siteName(site) },
   };
 }
 
-/** A page with its canvas, as a document; undefined when it is gone since it was listed or has no address. */
+/**
+ * A page with its canvas and readers, as a document; undefined when it is gone since it was listed or has no
+ * address.
+ */
 async function pageDocument(
   graph: Graph,
   site: SiteRef,
+  library: PagesLibrary | undefined,
   listed: PageListing,
 ): Promise<SourceDocument | undefined> {
   let page: z.output<typeof pageWithCanvasSchema>;
@@ -220,6 +296,8 @@ async function pageDocument(
   }
   const url = webUrlOf(page.webUrl);
   if (!url) return undefined;
+  const acl = await pageReaders(graph, site.id, library, page.id);
+  if (acl === undefined) return undefined;
   const title = page.title || page.name || 'Untitled';
   const modified = new Date(page.lastModifiedDateTime ?? page.createdDateTime ?? 0);
   const body = [page.description ?? '', pageText(page)].filter((part) => part.trim() !== '').join('\n\n');
@@ -233,7 +311,7 @@ async function pageDocument(
     fileType: 'page',
     createdTime: new Date(page.createdDateTime ?? modified),
     modifiedTime: modified,
-    acl: [siteReaders(site.id)],
+    acl,
     extra: { site: siteName(site) },
   };
 }
@@ -242,8 +320,9 @@ async function pageDocument(
 
 /**
  * Per site: the newest lastModifiedDateTime of its pages seen (site pages have no delta in Graph v1.0, so every
- * run lists them and reads again those changed since), and each list's delta link (nextLink mid-way, deltaLink
- * after, null to start).
+ * run lists them and reads again those changed since), the pages last read as readable by nobody (read again each
+ * run, so a page whose permissions could not be read comes back once they can), and each list's delta link
+ * (nextLink mid-way, deltaLink after, null to start).
  */
 const contentCursorSchema = z.object({
   v: z.literal(1),
@@ -251,6 +330,7 @@ const contentCursorSchema = z.object({
     z.object({
       id: z.string(),
       pagesSince: z.string().nullable(),
+      hiddenPages: z.array(z.string()).default([]),
       lists: z.array(z.object({ id: z.string(), link: z.string().nullable() })),
     }),
   ),
@@ -262,18 +342,25 @@ export const readContentCursor = (saved: unknown): ContentCursor | null => {
 };
 
 /**
- * The lists whose items are indexed. Libraries are left out (SharePoint names every library template so:
- * documentLibrary, webPageLibrary, pictureLibrary…): their files are the drives' and the site pages'. So are the
- * lists SharePoint hides from people, and system lists, which Graph leaves out unless `system` is selected.
+ * The lists whose items are indexed, and the site's Site Pages library. Libraries are left out of the lists
+ * (SharePoint names every library template so: documentLibrary, webPageLibrary, pictureLibrary…): their files are
+ * the drives' and the site pages'. So are the lists SharePoint hides from people, and system lists, which Graph
+ * leaves out unless `system` is selected.
  */
-async function listsOf(graph: Graph, site: SiteRef): Promise<ListRef[]> {
+async function listsOf(
+  graph: Graph,
+  site: Pick<SiteRef, 'id'>,
+): Promise<{ lists: ListRef[]; sitePages?: string }> {
   const lists: ListRef[] = [];
+  let sitePages: string | undefined;
   const pages = graph.pages(`/sites/${encodeURIComponent(site.id)}/lists`, listSchema, {
     $select: 'id,displayName,name,list',
   });
-  for await (const batch of pages)
+  for await (const batch of pages) {
+    sitePages ??= batch.find((list) => list.list?.template === 'webPageLibrary')?.id;
     lists.push(...batch.filter((list) => !list.list?.hidden && !list.list?.template?.endsWith('Library')));
-  return lists;
+  }
+  return { lists, ...(sitePages === undefined ? {} : { sitePages }) };
 }
 
 const itemsDeltaPath = (siteId: string, listId: string) =>
@@ -342,6 +429,7 @@ export async function* syncSiteContent(
     sites: sites.map((site) => ({
       id: site.id,
       pagesSince: saved.get(site.id)?.pagesSince ?? null,
+      hiddenPages: saved.get(site.id)?.hiddenPages ?? [],
       lists: saved.get(site.id)?.lists ?? [],
     })),
   };
@@ -351,24 +439,34 @@ export async function* syncSiteContent(
   }
   for (const [index, site] of sites.entries()) {
     const entry = state.sites[index]!;
-    const lists = await listsOf(graph, site);
+    const { lists, sitePages } = await listsOf(graph, site);
     const links = new Map(entry.lists.map((list) => [list.id, list.link]));
     entry.lists = lists.map((list) => ({ id: list.id, link: links.get(list.id) ?? null }));
 
     const listed = await listPages(graph, site);
     const since = entry.pagesSince === null ? null : Date.parse(entry.pagesSince);
     const modifiedAt = (page: PageListing) => Date.parse(page.lastModifiedDateTime ?? '') || 0;
+    const hidden = new Set(entry.hiddenPages);
     const changed = listed.filter(
-      (page) => inWindow(ctx, page.lastModifiedDateTime) && (since === null || modifiedAt(page) > since),
+      (page) =>
+        inWindow(ctx, page.lastModifiedDateTime) &&
+        (since === null || modifiedAt(page) > since || hidden.has(page.id)),
     );
     const newest = Math.max(since ?? 0, ...listed.map(modifiedAt));
+    // Read only when a page is: a quiet site costs no permissions call.
+    const library = changed.length > 0 ? await pagesLibrary(graph, site.id, sitePages) : undefined;
+    const hiddenNow: string[] = [];
     for (let at = 0; at === 0 || at < changed.length; at += PAGES_PER_BATCH) {
       ctx.signal.throwIfAborted();
       const slice = changed.slice(at, at + PAGES_PER_BATCH);
-      const read = await Promise.all(slice.map((page) => pageDocument(graph, site, page)));
+      const read = await Promise.all(slice.map((page) => pageDocument(graph, site, library, page)));
       const deleted = slice.filter((_, n) => read[n] === undefined).map((page) => pageId(site.id, page.id));
+      hiddenNow.push(...slice.filter((_, n) => read[n]?.acl?.length === 0).map((page) => page.id));
       const lastOfPages = at + PAGES_PER_BATCH >= changed.length;
-      if (lastOfPages) entry.pagesSince = newest > 0 ? new Date(newest).toISOString() : null;
+      if (lastOfPages) {
+        entry.pagesSince = newest > 0 ? new Date(newest).toISOString() : null;
+        entry.hiddenPages = hiddenNow;
+      }
       yield {
         documents: read.filter((document) => document !== undefined),
         deletedExternalIds: deleted,
@@ -408,19 +506,39 @@ export async function* syncSiteContent(
 export async function* siteContentIds(graph: Graph, sites: readonly SiteRef[]): AsyncGenerator<string[]> {
   for (const site of sites) {
     yield (await listPages(graph, site)).map((page) => pageId(site.id, page.id));
-    for (const list of await listsOf(graph, site)) {
+    for (const list of (await listsOf(graph, site)).lists) {
       for await (const delta of listDeltaPages(graph, site.id, list.id, null))
         yield delta.items.filter((item) => !item.deleted).map((item) => itemId(site.id, list.id, item.id));
     }
   }
 }
 
-/** Pages' and list items' readers, which are their site's (its members are the permission sync's business). */
-export function siteContentAcls(externalIds: readonly string[]): DocumentAcl[] {
-  return externalIds.flatMap((externalId) => {
-    const siteId = siteOfContent(externalId);
-    return siteId ? [{ externalId, acl: [siteReaders(siteId)] }] : [];
-  });
+/**
+ * Pages' and list items' readers now: each page's permissions read again (a site gone is left out, for pruning),
+ * and nobody for a list item.
+ */
+export async function siteContentAcls(graph: Graph, externalIds: readonly string[]): Promise<DocumentAcl[]> {
+  const answers: DocumentAcl[] = [];
+  const pagesBySite = new Map<string, string[]>();
+  for (const externalId of externalIds) {
+    const ref = contentRef(externalId);
+    if (ref?.kind === 'listitem') answers.push({ externalId, acl: [] });
+    else if (ref?.kind === 'page')
+      pagesBySite.set(ref.siteId, [...(pagesBySite.get(ref.siteId) ?? []), ref.pageId]);
+  }
+  for (const [siteId, pageIds] of pagesBySite) {
+    let library: PagesLibrary | undefined;
+    try {
+      library = await pagesLibrary(graph, siteId, (await listsOf(graph, { id: siteId })).sitePages);
+    } catch (error) {
+      if (error instanceof NotFoundError) continue;
+      throw error;
+    }
+    const readers = await Promise.all(pageIds.map((id) => pageReaders(graph, siteId, library, id)));
+    for (const [n, acl] of readers.entries())
+      if (acl !== undefined) answers.push({ externalId: pageId(siteId, pageIds[n]!), acl });
+  }
+  return answers;
 }
 
 /**

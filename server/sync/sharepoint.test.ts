@@ -13,6 +13,7 @@ import {
   groupGrant,
   linkGrant,
   startGraphTenantFake,
+  userGrant,
   type GraphTenantFake,
 } from '../../connectors/sharepoint/fake';
 import { appConnections, documents, type User } from '../db/schema';
@@ -89,8 +90,15 @@ const bodyOf = async (connectionId: string, externalId: string) =>
 /** The titles a member finds for 'documents' (every fixture file's name says it). */
 const visibleTo = (user: User) => titlesFound(server, user, 'documents');
 
-/** What the index should hold: the libraries' files, the site pages and the list items. */
-const sharePointFiles = () => new Map([...tenant.files(['b!eng', 'b!hr']), ...tenant.siteContent()]);
+/**
+ * What the index should hold: the libraries' files and the site pages. Not the list items: Graph names none of
+ * their readers, and a document nobody may read is not kept.
+ */
+const sharePointFiles = () =>
+  new Map([
+    ...tenant.files(['b!eng', 'b!hr']),
+    ...[...tenant.siteContent()].filter(([externalId]) => externalId.startsWith('page:')),
+  ]);
 
 /** The titles a member finds for `q`. */
 const find = (user: User, q: string) => titlesFound(server, user, q);
@@ -176,11 +184,12 @@ describe('sharepoint through the sync engine', () => {
     expect(tenant.login.requests.length).toBe(tokensTaken + 2);
   });
 
-  it('finds a site page by its text and a list item by a column as members and owners of the site’s Microsoft 365 group, and nobody else does', async () => {
+  it('finds a site page by its text as members and owners of the site’s Microsoft 365 group, and nobody else does; nobody finds a list item', async () => {
     // Bob and Linus are the group's members, Ada its owner; Grace is in neither.
     for (const member of [members.bob, members.linus, members.ada]) {
       expect(await find(member, 'zeppelin')).toEqual(['Launch checklist']);
-      expect(await find(member, 'marmalade')).toEqual(['Database failover']);
+      // Graph names no list item's readers, so one narrowed below its site cannot be told apart: nobody's.
+      expect(await find(member, 'marmalade')).toEqual([]);
     }
     expect(await find(members.grace, 'zeppelin')).toEqual([]);
     expect(await find(members.grace, 'marmalade')).toEqual([]);
@@ -241,5 +250,71 @@ describe('an interrupted sharepoint sync', () => {
       (request) => request.path === '/v1.0/drives/b!eng/root/delta' && !/token=|skip=/.test(request.search),
     );
     expect(restarted).toEqual([]);
+  });
+});
+
+describe('sharepoint pages and list items whose permissions were narrowed below their site’s', () => {
+  let connectionId: string;
+  const page = 'Quokka census';
+
+  beforeAll(async () => {
+    // Bob and Linus are the Engineering site's members through its Microsoft 365 group; Grace is not.
+    tenant.setGroupMembers(TEAM_GROUP, ['u-bob', 'u-linus']);
+    tenant.upsertPage(ENG_SITE, { id: 'census', title: page, paragraphs: ['<p>Quokka headcount.</p>'] });
+    tenant.upsertListItem('l-incidents', {
+      id: '7',
+      fields: { Title: 'Wombat outage', Summary: 'Burrow flooded' },
+    });
+    tenant.setPagePermissions(ENG_SITE, 'census', [userGrant('census', 'grace')]);
+    connectionId = await connect();
+    expect(await sync(connectionId, 'full')).toMatchObject({ kind: 'complete' });
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions' });
+  });
+
+  it('shows a page granted to one user to that user alone, not to the site’s members', async () => {
+    expect(await shown(members.grace, 'quokka')).toMatchObject(showing(page));
+    expect(await shown(members.bob, 'quokka')).toMatchObject(hiding(page));
+    expect(await shown(members.linus, 'quokka')).toMatchObject(hiding(page));
+  });
+
+  it('shows a list item to nobody, site members included, since Graph cannot say whether it was narrowed', async () => {
+    for (const member of [members.bob, members.linus, members.grace])
+      expect(await shown(member, 'wombat')).toMatchObject(hiding('Wombat outage'));
+  });
+
+  it('shows the page to the site’s members again, and no longer to the user, once it inherits after the permission sync', async () => {
+    tenant.setPagePermissions(ENG_SITE, 'census', null);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions', changed: 1 });
+    expect(await shown(members.bob, 'quokka')).toMatchObject(showing(page));
+    expect(await shown(members.grace, 'quokka')).toMatchObject(hiding(page));
+  });
+
+  it('narrows it again when its inheritance is broken later: the permission sync hides it from the site’s members', async () => {
+    tenant.setPagePermissions(ENG_SITE, 'census', [userGrant('census', 'grace')]);
+    expect(await sync(connectionId, 'permissions')).toMatchObject({ kind: 'permissions', changed: 1 });
+    expect(await shown(members.bob, 'quokka')).toMatchObject(hiding(page));
+    expect(await shown(members.grace, 'quokka')).toMatchObject(showing(page));
+  });
+
+  it('shows a page whose permissions Graph refuses to nobody, completes the sync, and shows it once they can be read', async () => {
+    tenant.setPagePermissions(ENG_SITE, 'census', null);
+    tenant.upsertPage(ENG_SITE, {
+      id: 'census',
+      title: page,
+      paragraphs: ['<p>Quokka headcount, revised.</p>'],
+    });
+    tenant.graph.failNext(
+      1,
+      { kind: 'status', status: 403, json: { error: { code: 'accessDenied', message: 'Access denied' } } },
+      { path: '/v1.0/sites/:site/lists/:list/items/census/driveItem/permissions' },
+    );
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    for (const member of [members.bob, members.linus, members.grace])
+      expect(await shown(member, 'quokka')).toMatchObject(hiding(page));
+    expect((await indexed(connectionId)).has(`page:${ENG_SITE}:census`)).toBe(false);
+    // The page did not change again: the next sync reads it because it was hidden.
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await shown(members.bob, 'quokka')).toMatchObject(showing(page));
+    expect(await indexed(connectionId)).toEqual(sharePointFiles());
   });
 });
