@@ -160,13 +160,15 @@ describe('extractiveAnswer', () => {
     );
   });
 
-  it('quotes clean text: no link targets, emphasis, or bracketed numbers that would read as citations', () => {
+  it('quotes clean text: no link targets, emphasis, HTML, or bracketed numbers that would read as citations', () => {
     const answer = answerOf('What is the hotel budget?', [
       passage('travel', 'Travel', [
-        'Travel\n\nRead the [travel policy](https://example.com/travel) for the __hotel budget__ of **$300** [2].',
+        'Travel\n\nRead the [travel policy](https://example.com/travel) for the __hotel budget__ of **$300** [2].<br>Book the hotel in the <b>travel.<unlink></unlink>io</b> tool.',
       ]),
     ]);
-    expect(answer).toContain('> Read the travel policy for the hotel budget of $300 (2). [1]');
+    expect(answer).toContain(
+      '> Read the travel policy for the hotel budget of $300 (2). [1] Book the hotel in the travel.io tool. [1]',
+    );
   });
 
   it('says nothing matched when there are no passages', () => {

@@ -176,8 +176,8 @@ type Unit = {
   opensItem: boolean;
 };
 
-const HTML_TAG =
-  /<\/?(?:a|b|i|u|em|strong|br|p|div|span|details|summary|img|sup|sub|small|center|kbd|hr|table|thead|tbody|tr|td|th|ul|ol|li|iframe|video|source|picture|figure|figcaption|h[1-6])\b[^<>]*\/?>/gi;
+/** An HTML tag, with any attributes ("<br>", "</details>", '<a href="…">', "<unlink>"); code spans are never cleaned. */
+const HTML_TAG = /<\/?[a-z][a-z0-9-]*(?:\s+[a-z-]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>]+))?)*\s*\/?>/gi;
 
 /** Page Markdown of one line as clean inline text: no link targets, emphasis, HTML or alert markers. */
 function cleanProse(text: string): string {
@@ -188,7 +188,8 @@ function cleanProse(text: string): string {
       .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
       .replace(/<((?:https?|mailto):[^<>\s]+)>/g, '$1')
       .replace(/<!--.*?-->/g, ' ')
-      .replace(HTML_TAG, ' ')
+      .replace(/<br\s*\/?>/gi, ' ')
+      .replace(HTML_TAG, '')
       .replace(/\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]/gi, '')
       .replace(/\*\*|__|~~|(?<![\p{L}\p{N}])[*_]+|[*_]+(?![\p{L}\p{N}])/gu, '')
       // a bracketed number in a quote would read as one of the answer's citations
