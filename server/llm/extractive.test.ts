@@ -171,6 +171,19 @@ describe('extractiveAnswer', () => {
     );
   });
 
+  it('quotes the first whole sentences of the sources found when none shares a word with the question', () => {
+    // the search stems in PostgreSQL and matched these; the answer still quotes only whole, cited sentences
+    const answer = answerOf('Capital of France?', [
+      passage('brand', 'Brand guidelines', [
+        'Brand guidelines\nColours\n\nour palette is blue. Use the blue logo on white. Never stretch the logo. Fonts are Inter.',
+      ]),
+    ]);
+    expect(answer).toContain(
+      '**Brand guidelines**\n> **Colours:** Use the blue logo on white. [1] Never stretch the logo. [1]\n',
+    );
+    expect(answer).not.toContain('Fonts are Inter');
+  });
+
   it('says nothing matched when there are no passages', () => {
     expect(extractiveAnswer('Capital of France?', [], 'sources')).toEqual([
       "I couldn't find anything about “Capital of France?” in the sources you can read.\n\n",

@@ -25,7 +25,7 @@ export const NO_MODEL_AI_ONLY =
 const MIN_QUOTED = 3;
 const MAX_QUOTED = 5;
 const CLOSE_TO_BEST = 0.3;
-/** Sentences quoted per source, each at least this share of the answer's best sentence. */
+/** Sentences quoted per source: its best, and the next best while at least this share of the answer's best. */
 const UNITS_PER_SOURCE = 3;
 const UNIT_FLOOR = 0.3;
 /** List items a quoted sentence ending in ':' brings along: the list it introduces is its answer. */
