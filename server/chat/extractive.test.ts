@@ -29,6 +29,27 @@ beforeAll(async () => {
       body: 'Soup on Mondays.',
       acl: ['org'],
     },
+    {
+      source: 'notion',
+      externalId: 'leave',
+      title: 'Leave policy',
+      body: [
+        '# Leave policy',
+        'Everyone at Acme can take leave when needed. Ask your manager first.',
+        '## Parental leave',
+        'Teammates get **16 weeks** of paid parental leave, taken within a year of the birth. Parental leave for new parents matters to us, and parental leave can start before the birth.',
+        '## Sick leave',
+        'Sick leave is paid for up to 4 weeks a year.',
+      ].join('\n\n'),
+      acl: ['org'],
+    },
+    {
+      source: 'gdrive',
+      externalId: 'benefits',
+      title: 'Benefits overview',
+      body: 'Benefits include parental leave and a wellness stipend. The leave policy says how many weeks.',
+      acl: ['org'],
+    },
   ]);
 });
 afterAll(() => h.close());
@@ -49,18 +70,40 @@ it('with no model configured, answers from the best passages with citations, ref
   expect(
     text.startsWith('Here are the 2 most relevant passages I found for “How do I set up the VPN?”'),
   ).toBe(true);
-  expect(text).toContain('**VPN setup guide** [');
-  expect(text).toContain('> To set up the VPN');
+  expect(text).toContain(
+    '**VPN setup guide**\n> To set up the VPN, install the client and sign in with your work account. [',
+  );
   expect(text.trim().endsWith(NO_MODEL_NOTICE)).toBe(true);
   expect(complete.references.map((reference) => reference.id).sort()).toEqual([ids[0], ids[1]].sort());
-  expect(text.indexOf(`**${complete.references[0]!.title}** [1]`)).toBeGreaterThan(0);
-  expect(text.indexOf(`**${complete.references[1]!.title}** [2]`)).toBeGreaterThan(0);
+  // each source's title heads its quote, whose sentences cite the reference it is listed as
+  for (const [k, reference] of complete.references.entries()) {
+    expect(text).toMatch(new RegExp(`\\*\\*${reference.title}\\*\\*\\n> [^\\n]+ \\[${k + 1}\\]\\n`));
+  }
   expect(complete.llm).toBe('extractive');
   expect(complete.relatedSearches).toEqual(
     expect.arrayContaining(['VPN setup guide', 'VPN troubleshooting thread']),
   );
   expect(complete.topic_title).toBe('How do I set up the VPN?');
   await client.close();
+});
+
+it('quotes the sentences that answer, under bold lead-ins for their headings, one slot per document', async () => {
+  const client = await h.connect(h.aliceToken);
+  client.send({
+    type: 'QUERY',
+    query: 'How many weeks of parental leave do teammates get?',
+    isNewTopic: true,
+  });
+  const complete = await client.next('ANSWER_COMPLETE');
+  await client.close();
+  const text = complete.messageText;
+  expect(text).not.toMatch(/^(?:> )*#/m);
+  expect(text).toContain(
+    '**Leave policy**\n> **Parental leave:** Teammates get 16 weeks of paid parental leave, taken within a year of the birth. [1]',
+  );
+  expect(text.split('**Leave policy**')).toHaveLength(2);
+  expect(complete.references.map((reference) => reference.id)).toEqual([ids[3], ids[4]]);
+  expect(text.trim().endsWith(NO_MODEL_NOTICE)).toBe(true);
 });
 
 it('in AI Only mode with no model, says plainly that it cannot answer', async () => {
