@@ -15,7 +15,8 @@ import { Feature, planAllows } from '../../common/plans';
 import { chat as chatStrings } from '../../common/strings';
 import type { Viewer } from '../context';
 import { type Bot, type Org, type Subscription, type Topic } from '../db/schema';
-import { extractiveAnswer } from '../llm/extractive';
+import { extractiveAnswer, wordsToStem } from '../llm/extractive';
+import { lexemesOfWords } from '../search/lexemes';
 import { streamModelText } from '../llm/generate';
 import { type AnswerModel } from '../llm/registry';
 import { mayReadDebugLogs } from '../policies/debug-logs';
@@ -264,7 +265,12 @@ export async function runAnswer(
             signal: generation.signal,
           })
         : extractivePieces(
-            extractiveAnswer(question, passages, promptInput.scope === 'AI_ONLY' ? 'ai-only' : 'sources'),
+            extractiveAnswer(
+              question,
+              passages,
+              promptInput.scope === 'AI_ONLY' ? 'ai-only' : 'sources',
+              await lexemesOfWords(deps.store.db, wordsToStem(question, passages)),
+            ),
             generation.signal,
           );
     for await (const piece of pieces) {

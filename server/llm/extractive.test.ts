@@ -1,13 +1,29 @@
-import { describe, expect, it } from 'vitest';
-import { extractiveAnswer, NO_MODEL_NOTICE, stemOf, type ExtractivePassage } from './extractive';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from '../db/store';
+import { lexemesOfWords } from '../search/lexemes';
+import { extractiveAnswer, NO_MODEL_NOTICE, wordsToStem, type ExtractivePassage } from './extractive';
+
+// the lexicon comes from PostgreSQL's stemmer, as in the answer path: a real (embedded) store
+let store: Store;
+beforeAll(async () => {
+  store = await openStore({ memory: true });
+});
+afterAll(async () => {
+  await store?.close();
+});
 
 /** A passage as retrieval builds it: each chunk is the chunker's title and section path, a blank line, the slice. */
 function passage(id: string, title: string, chunks: string[]): ExtractivePassage {
   return { id, title, snippet: '', text: chunks.join('\n…\n') };
 }
 
-const answerOf = (question: string, passages: ExtractivePassage[]) =>
-  extractiveAnswer(question, passages, 'sources').join('');
+const answerOf = async (question: string, passages: ExtractivePassage[]) =>
+  extractiveAnswer(
+    question,
+    passages,
+    'sources',
+    await lexemesOfWords(store.db, wordsToStem(question, passages)),
+  ).join('');
 
 /**
  * The quoted lines of an answer that quote the source (not a bold heading line or a table's header), each without
@@ -35,8 +51,8 @@ function quotedSentences(answer: string): { text: string; cite: number | null }[
 }
 
 describe('extractiveAnswer', () => {
-  it('quotes whole sentences: never a chunk that starts or ends mid-sentence', () => {
-    const answer = answerOf('How long is paid parental leave?', [
+  it('quotes whole sentences: never a chunk that starts or ends mid-sentence', async () => {
+    const answer = await answerOf('How long is paid parental leave?', [
       passage('leave', 'Leave policy', [
         'Leave policy\nParental leave\n\nyour manager if needed. Parental leave lasts 16 weeks at full pay. Tell the People team two months ahead.',
         'Leave policy\nSick leave\n\nSick leave is paid for up to 4 weeks a year. Longer sick leave needs a note from a doc',
@@ -54,9 +70,9 @@ describe('extractiveAnswer', () => {
     }
   });
 
-  it('leaves out the last sentence of a long passage when it was cut mid-word', () => {
+  it('leaves out the last sentence of a long passage when it was cut mid-word', async () => {
     const filler = Array.from({ length: 45 }, (_, i) => `Rule ${i + 1} of the office applies to visitors.`);
-    const answer = answerOf('How many visitors may a teammate bring?', [
+    const answer = await answerOf('How many visitors may a teammate bring?', [
       passage('office', 'Office rules', [
         `Office rules\n\n${filler.join(' ')} A teammate may bring two visitors a day. Visitors sign in at the fro`,
       ]),
@@ -65,8 +81,8 @@ describe('extractiveAnswer', () => {
     expect(answer).not.toContain('at the fro');
   });
 
-  it('turns headings inside a passage into bold lead-ins, never heading markup', () => {
-    const answer = answerOf('How many weeks of leave do parents get?', [
+  it('turns headings inside a passage into bold lead-ins, never heading markup', async () => {
+    const answer = await answerOf('How many weeks of leave do parents get?', [
       passage('benefits', 'Benefits', [
         'Benefits\n\n# Benefits\n\n## Parental leave\n\nTeammates get **16 weeks** of paid parental leave.\n\nSick leave\n----------\n\nSick leave is paid for up to 4 weeks.\n\n**Adoption leave**\nAdoptive parents get the same 16 weeks of leave.',
       ]),
@@ -77,8 +93,8 @@ describe('extractiveAnswer', () => {
     expect(answer).toContain('> **Adoption leave:** Adoptive parents get the same 16 weeks of leave. [1]');
   });
 
-  it('gives one document one slot, cited as its first passage, whatever number of its passages were retrieved', () => {
-    const answer = answerOf('What should I know about parental leave?', [
+  it('gives one document one slot, cited as its first passage, whatever number of its passages were retrieved', async () => {
+    const answer = await answerOf('What should I know about parental leave?', [
       passage('leave', 'Leave policy', ['Leave policy\nParental leave\n\nParental leave lasts 16 weeks.']),
       passage('faq', 'People FAQ', ['People FAQ\n\nParental leave questions go to the People team.']),
       passage('leave', 'Leave policy', [
@@ -96,8 +112,8 @@ describe('extractiveAnswer', () => {
     expect(answer.trim().endsWith(NO_MODEL_NOTICE)).toBe(true);
   });
 
-  it('chooses the sentence with the asked number over sentences that merely repeat the question', () => {
-    const answer = answerOf('How many weeks of parental leave do new parents get?', [
+  it('chooses the sentence with the asked number over sentences that merely repeat the question', async () => {
+    const answer = await answerOf('How many weeks of parental leave do new parents get?', [
       passage('leave', 'Leave policy', [
         [
           'Leave policy',
@@ -115,8 +131,8 @@ describe('extractiveAnswer', () => {
     expect(quotedSentences(answer)).toHaveLength(3);
   });
 
-  it('cites every quoted sentence with its own source', () => {
-    const answer = answerOf('What is the hotel limit per night when travelling?', [
+  it('cites every quoted sentence with its own source', async () => {
+    const answer = await answerOf('What is the hotel limit per night when travelling?', [
       passage('travel', 'Travel policy', [
         'Travel policy\nHotels\n\nHotels are booked through the travel tool. The hotel limit is $300 per night.\n\n- Parking at the hotel counts toward the nightly limit.',
       ]),
@@ -139,8 +155,8 @@ describe('extractiveAnswer', () => {
     expect(answer).toContain('The hotel limit is $300 per night. [1]');
   });
 
-  it('quotes a matching table row under its header, and not the rows that do not match', () => {
-    const answer = answerOf('What is the hotel limit per night?', [
+  it('quotes a matching table row under its header, and not the rows that do not match', async () => {
+    const answer = await answerOf('What is the hotel limit per night?', [
       passage('table', 'Travel limits', [
         'Travel limits\n\n| Expense | Limit |\n| --- | --- |\n| Hotel | $300 per night |\n| Meals | $80 per day |\n| Taxi | Actual cost |',
       ]),
@@ -149,8 +165,8 @@ describe('extractiveAnswer', () => {
     expect(answer).not.toContain('Taxi');
   });
 
-  it('brings the list a quoted sentence introduces', () => {
-    const answer = answerOf('How do I claim an expense?', [
+  it('brings the list a quoted sentence introduces', async () => {
+    const answer = await answerOf('How do I claim an expense?', [
       passage('expenses', 'Expenses', [
         'Expenses\n\nTo claim an expense:\n\n- Keep the receipt.\n- Submit it in the expense tool within 30 days.\n\nLunch is on us on Fridays.',
       ]),
@@ -160,8 +176,8 @@ describe('extractiveAnswer', () => {
     );
   });
 
-  it('quotes clean text: no link targets, emphasis, HTML, or bracketed numbers that would read as citations', () => {
-    const answer = answerOf('What is the hotel budget?', [
+  it('quotes clean text: no link targets, emphasis, HTML, or bracketed numbers that would read as citations', async () => {
+    const answer = await answerOf('What is the hotel budget?', [
       passage('travel', 'Travel', [
         'Travel\n\nRead the [travel policy](https://example.com/travel) for the __hotel budget__ of **$300** [2].<br>Book the hotel in the <b>travel.<unlink></unlink>io</b> tool.',
       ]),
@@ -171,9 +187,9 @@ describe('extractiveAnswer', () => {
     );
   });
 
-  it('quotes the first whole sentences of the sources found when none shares a word with the question', () => {
+  it('quotes the first whole sentences of the sources found when none shares a word with the question', async () => {
     // the search stems in PostgreSQL and matched these; the answer still quotes only whole, cited sentences
-    const answer = answerOf('Capital of France?', [
+    const answer = await answerOf('Capital of France?', [
       passage('brand', 'Brand guidelines', [
         'Brand guidelines\nColours\n\nour palette is blue. Use the blue logo on white. Never stretch the logo. Fonts are Inter.',
       ]),
@@ -185,24 +201,23 @@ describe('extractiveAnswer', () => {
   });
 
   it('says nothing matched when there are no passages', () => {
-    expect(extractiveAnswer('Capital of France?', [], 'sources')).toEqual([
+    expect(extractiveAnswer('Capital of France?', [], 'sources', new Map())).toEqual([
       "I couldn't find anything about “Capital of France?” in the sources you can read.\n\n",
       'No AI model is configured on this Scout server, so answers quote the most relevant passages, and none matched.',
     ]);
   });
 });
 
-describe('stemOf', () => {
-  it('meets the forms of one word, as the index stemmer does', () => {
-    const pairs = [
-      ['policies', 'policy'],
-      ['leaving', 'leave'],
-      ['monthly', 'month'],
-      ['days', 'daily'],
-      ['approved', 'approve'],
-      ['hopping', 'hop'],
-    ];
-    for (const [a, b] of pairs) expect(stemOf(a!)).toBe(stemOf(b!));
-    expect(stemOf('weeks')).not.toBe(stemOf('wealth'));
+describe('the lexicon', () => {
+  it('meets the forms of one word as the index stems them, and skips stop words', async () => {
+    const answer = await answerOf('Which policies approved leaving early?', [
+      passage('a', 'Handbook', [
+        'Handbook\n\nThe policy was approved in May. Leave early on Fridays. The weather is mild.',
+      ]),
+    ]);
+    const quoted = quotedSentences(answer).map((sentence) => sentence.text);
+    expect(quoted).toContain('The policy was approved in May.');
+    expect(quoted).toContain('Leave early on Fridays.');
+    expect(quoted).not.toContain('The weather is mild.');
   });
 });

@@ -57,86 +57,20 @@ const CHUNK_JOINER = /\n…\n/;
 export type ExtractivePassage = Pick<Passage, 'id' | 'title' | 'snippet' | 'text'>;
 
 /**
- * The Snowball (PostgreSQL 'english') stop words: the search drops them from the question, so the answer does too.
+ * Each word's lexemes as the index stems it (lower-cased word → lexemes, none for a stop word): built by the caller
+ * with `lexemesOfWords` over `wordsToStem`, so the answer matches the question's words exactly as the search did.
  */
-const STOP_WORDS = new Set(
-  (
-    'i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers ' +
-    'herself it its itself they them their theirs themselves what which who whom this that these those am is are ' +
-    'was were be been being have has had having do does did doing a an the and but if or because as until while ' +
-    'of at by for with about against between into through during before after above below to from up down in out ' +
-    'on off over under again further then once here there when where why how all any both each few more most ' +
-    'other some such no nor not only own same so than too very s t can will just don should now'
-  ).split(' '),
-);
+export type Lexicon = ReadonlyMap<string, readonly string[]>;
 
-const VOWEL = /[aeiouy]/;
-
-function isConsonant(word: string, i: number): boolean {
-  const c = word[i]!;
-  if ('aeiou'.includes(c)) return false;
-  return c !== 'y' || i === 0 || !isConsonant(word, i - 1);
+/** The distinct words of the question and the passages, lower-cased: what the lexicon must hold. */
+export function wordsToStem(question: string, passages: readonly ExtractivePassage[]): string[] {
+  const words = new Set<string>();
+  for (const text of [question, ...passages.map((passage) => passage.text)])
+    for (const { word } of wordsOf(text)) words.add(word.toLowerCase());
+  return [...words];
 }
 
-/** Porter's m: the number of vowel-consonant sequences in a stem. */
-function measure(stem: string): number {
-  let m = 0;
-  for (let i = 1; i < stem.length; i++) if (isConsonant(stem, i) && !isConsonant(stem, i - 1)) m++;
-  return m;
-}
-
-function hasVowel(stem: string): boolean {
-  for (let i = 0; i < stem.length; i++) if (!isConsonant(stem, i)) return true;
-  return false;
-}
-
-/** Consonant-vowel-consonant at the end, the last not w, x or y ("hop", not "snow"). */
-function endsCvc(stem: string): boolean {
-  const n = stem.length;
-  return (
-    n >= 3 &&
-    isConsonant(stem, n - 1) &&
-    !isConsonant(stem, n - 2) &&
-    isConsonant(stem, n - 3) &&
-    !'wxy'.includes(stem[n - 1]!)
-  );
-}
-
-/**
- * A word's comparable stem: Porter's step 1 (plurals, -ed, -ing, -y), the step the index's Snowball stemmer also
- * starts with, then a final -e and -li dropped so "leave" meets "leaving" and "monthly" meets "month". The index
- * itself stems in PostgreSQL; the answer is made in memory from passages already found, so it stems alike here.
- */
-export function stemOf(word: string): string {
-  let w = word.toLowerCase().replace(/['’]s$/, '');
-  if (w.length <= 2 || !VOWEL.test(w)) return w;
-  if (w.endsWith('sses')) w = w.slice(0, -2);
-  else if (w.endsWith('ies')) w = w.slice(0, -2);
-  else if (w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us')) w = w.slice(0, -1);
-  if (w.endsWith('eed')) {
-    if (measure(w.slice(0, -3)) > 0) w = w.slice(0, -1);
-  } else {
-    const suffix = w.endsWith('ed') ? 2 : w.endsWith('ing') ? 3 : 0;
-    if (suffix > 0 && hasVowel(w.slice(0, -suffix))) {
-      w = w.slice(0, -suffix);
-      if (/(at|bl|iz)$/.test(w)) w += 'e';
-      else if (
-        w.length >= 2 &&
-        w.at(-1) === w.at(-2) &&
-        isConsonant(w, w.length - 1) &&
-        !'lsz'.includes(w.at(-1)!)
-      )
-        w = w.slice(0, -1);
-      else if (measure(w) === 1 && endsCvc(w)) w += 'e';
-    }
-  }
-  if (w.endsWith('y') && hasVowel(w.slice(0, -1))) w = `${w.slice(0, -1)}i`;
-  if (w.length > 4 && w.endsWith('li')) w = w.slice(0, -2);
-  if (w.length > 3 && w.endsWith('e')) w = w.slice(0, -1);
-  return w;
-}
-
-/** Whether two stems are one word: equal, or one a long enough prefix of the other ("approv" of "approval"). */
+/** Whether two lexemes are one word: equal, or one a long enough prefix of the other ("approv" of "approval"). */
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
@@ -400,31 +334,24 @@ function endsWhole(unit: Unit, chunk: string | null): boolean {
   return TERMINAL.test(unit.text);
 }
 
-type Question = { terms: string[]; quantity: boolean };
+type Question = { terms: string[]; quantity: boolean; lexicon: Lexicon };
 
-/** A stop word, or one with a clitic ("it's", "I'll", "don't"). */
-function isStopWord(word: string): boolean {
-  return STOP_WORDS.has(word.toLowerCase().split(/['’]/)[0]!);
-}
-
-function questionOf(question: string): Question {
+function questionOf(question: string, lexicon: Lexicon): Question {
   const terms: string[] = [];
-  for (const { word } of wordsOf(question)) {
-    if (isStopWord(word)) continue;
-    const stem = stemOf(word);
-    if (!terms.includes(stem)) terms.push(stem);
-  }
-  return { terms, quantity: ASKS_QUANTITY.test(question) };
+  for (const { word } of wordsOf(question))
+    for (const lexeme of lexicon.get(word.toLowerCase()) ?? [])
+      if (!terms.includes(lexeme)) terms.push(lexeme);
+  return { terms, quantity: ASKS_QUANTITY.test(question), lexicon };
 }
 
 /** Positions of each question term among a text's words. */
-function positionsOf(text: string, terms: readonly string[]): Map<string, number[]> {
+function positionsOf(text: string, question: Question): Map<string, number[]> {
   const positions = new Map<string, number[]>();
   wordsOf(text).forEach(({ word }, position) => {
-    if (isStopWord(word)) return;
-    const stem = stemOf(word);
-    for (const term of terms) {
-      if (sameWord(stem, term)) positions.set(term, [...(positions.get(term) ?? []), position]);
+    const lexemes = question.lexicon.get(word.toLowerCase()) ?? [];
+    for (const term of question.terms) {
+      if (lexemes.some((lexeme) => sameWord(lexeme, term)))
+        positions.set(term, [...(positions.get(term) ?? []), position]);
     }
   });
   return positions;
@@ -438,11 +365,8 @@ function scoreUnits(question: Question, units: readonly Placed[]): Scored[] {
   const found = units.map((unit) => {
     const words = wordsOf(unit.text);
     return {
-      body: positionsOf(unit.text, question.terms),
-      context: positionsOf(
-        unit.header ? `${unit.context} ${unit.header.join(' ')}` : unit.context,
-        question.terms,
-      ),
+      body: positionsOf(unit.text, question),
+      context: positionsOf(unit.header ? `${unit.context} ${unit.header.join(' ')}` : unit.context, question),
       numbers: words.flatMap(({ word }, position) => (NUMBER.test(word) ? [position] : [])),
       length: words.length,
     };
@@ -624,8 +548,12 @@ function quoteOf(source: Source, units: readonly Scored[]): string {
 }
 
 /** The sources to quote, best first, each with its units. */
-function selection(question: string, passages: readonly ExtractivePassage[]): [Source, Scored[]][] {
-  const sources = sourcesOf(questionOf(question), passages);
+function selection(
+  question: string,
+  passages: readonly ExtractivePassage[],
+  lexicon: Lexicon,
+): [Source, Scored[]][] {
+  const sources = sourcesOf(questionOf(question, lexicon), passages);
   const matching = sources
     .filter((source) => source.best > 0)
     .sort((a, b) => b.best - a.best || a.rank - b.rank);
@@ -637,7 +565,7 @@ function selection(question: string, passages: readonly ExtractivePassage[]): [S
       .map((source): [Source, Scored[]] => [source, chosenUnits(source, top * UNIT_FLOOR)])
       .filter(([, units]) => units.length > 0);
   }
-  // nothing shares a word with the question as stemmed here, yet the search (stemming in PostgreSQL) matched these
+  // no sentence holds a word of the question, yet the search matched these (a title, a heading path, a near word)
   return sources
     .slice(0, MIN_QUOTED)
     .map((source): [Source, Scored[]] => [source, source.units.slice(0, LEADING_UNITS)])
@@ -652,10 +580,11 @@ export function extractiveAnswer(
   question: string,
   passages: readonly ExtractivePassage[],
   kind: 'sources' | 'ai-only',
+  lexicon: Lexicon,
 ): string[] {
   if (kind === 'ai-only') return [NO_MODEL_AI_ONLY];
   const shown = question.length > 120 ? `${question.slice(0, 117)}…` : question;
-  const quoted = passages.length > 0 ? selection(question, passages) : [];
+  const quoted = passages.length > 0 ? selection(question, passages, lexicon) : [];
   if (quoted.length === 0) {
     return [
       `I couldn't find anything about “${shown}” in the sources you can read.\n\n`,

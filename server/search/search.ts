@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Store, Tx } from '../db/store';
 import { nearestChunks, prepareVectorQuery, withVectorSignal, type VectorQuery } from './embeddings';
+import { lexemesOfWords } from './lexemes';
 import { rankingStatistics, type RankingStatistics } from './statistics';
 import {
   bm25TopChunks,
@@ -292,15 +293,6 @@ async function highlightExactly(
       end: snippet.start + span.end,
     }));
   }
-}
-
-/** English lexemes of each word, as the index saw them (the same parser and stemmer). */
-async function lexemesOfWords(tx: Tx, words: readonly string[]): Promise<Map<string, string[]>> {
-  if (words.length === 0) return new Map();
-  const result = await tx.execute(sql`
-    SELECT w AS word, tsvector_to_array(to_tsvector('english', w)) AS lexemes
-    FROM unnest(${sql.param([...words])}::text[]) AS w`);
-  return new Map(result.rows.map((row) => [String(row.word), (row.lexemes as string[] | null) ?? []]));
 }
 
 // ---------------------------------------------------------------------------------------------

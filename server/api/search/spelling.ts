@@ -7,6 +7,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/store';
+import { lexemesOfWords } from '../../search/lexemes';
 
 const WORD = /[\p{L}\p{N}_]+(?:['’.\-@][\p{L}\p{N}_]+)*/gu;
 /** Org lexemes looked at per misspelt word (the most frequent of the right length and first letters). */
@@ -35,14 +36,6 @@ export function editDistance(a: string, b: string, max = 2): number {
 }
 
 const tsqueryLiteral = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-
-async function lexemesOfWords(db: DbOrTx, words: readonly string[]): Promise<Map<string, string[]>> {
-  if (words.length === 0) return new Map();
-  const result = await db.execute(sql`
-    SELECT w AS word, tsvector_to_array(to_tsvector('english', w)) AS lexemes
-    FROM unnest(${sql.param([...words])}::text[]) AS w`);
-  return new Map(result.rows.map((row) => [String(row.word), (row.lexemes as string[] | null) ?? []]));
-}
 
 /**
  * How many chunks of the org hold each of `lexemes` (whoever may read them): absent means none, and no probe is
