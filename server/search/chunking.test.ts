@@ -252,13 +252,15 @@ describe('chunkDocument on structured documents', () => {
 
   it('keeps a list item and a line ending in a colon with what follows when the chunk is already full enough', () => {
     const random = seededRandom(7);
-    const intro = Array.from({ length: 5 }, () => sentence(random, 12)).join(' ');
+    // at 200 tokens a chunk: the intro fills most of one, and two items do, but three items do not fit
+    const intro = Array.from({ length: 8 }, () => sentence(random, 12)).join(' ');
     const items = Array.from(
       { length: 6 },
-      () => `- ${sentence(random, 10)} ${sentence(random, 10)} ${sentence(random, 10)}`,
+      () => `- ${sentence(random, 16)} ${sentence(random, 16)} ${sentence(random, 16)}`,
     );
     const body = [intro, 'Our perks include:', ...items].join('\n');
-    const chunks = chunkDocument({ title: 'Perks', body }, { maxTokens: 160 });
+    const chunks = chunkDocument({ title: 'Perks', body }, { maxTokens: 200 });
+    expect(chunks.length).toBeGreaterThan(3);
     expectCoverage(body, chunks);
     for (const chunk of chunks) {
       const slice = sliceOf(body, chunk);
@@ -266,6 +268,16 @@ describe('chunkDocument on structured documents', () => {
       // each item whole: a chunk starts at an item's marker or at the document's start
       expect(chunk.start === 0 || slice.startsWith('- ') || slice.startsWith('Our perks')).toBe(true);
     }
+  });
+
+  it('keeps a bold line, a heading in all but markup, with the paragraph it introduces', () => {
+    const random = seededRandom(10);
+    const para = (sentences: number) =>
+      Array.from({ length: sentences }, () => sentence(random, 12)).join(' ');
+    const body = [para(8), '**Submitting receipts**', para(5)].join('\n\n');
+    const chunks = chunkDocument({ title: 'Expenses', body }, { maxTokens: 200 });
+    expect(chunks).toHaveLength(2);
+    expect(sliceOf(body, chunks[1]!).startsWith('**Submitting receipts**')).toBe(true);
   });
 
   it('keeps a code block under the limit whole, and splits one over it between lines', () => {
@@ -295,8 +307,9 @@ describe('chunkDocument on structured documents', () => {
 
   it('merges a near-duplicate chunk of a document into the earlier one, but keeps a copy that adds a word', () => {
     const random = seededRandom(9);
-    const policy = Array.from({ length: 14 }, () => sentence(random, 14)).join(' ');
-    const other = Array.from({ length: 14 }, () => sentence(random, 14)).join(' ');
+    // each paragraph fills most of a chunk, so each is one chunk
+    const policy = Array.from({ length: 18 }, () => sentence(random, 14)).join(' ');
+    const other = Array.from({ length: 18 }, () => sentence(random, 14)).join(' ');
     // the copy differs in case, punctuation and spacing, and lacks a word
     const copy = policy.toUpperCase().replace(/\./g, ';').replace(' ', '  ').replace(/ \S+/, '');
     const body = [policy, other, copy].join('\n\n');

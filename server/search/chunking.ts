@@ -4,11 +4,12 @@
  * A chunk is a contiguous slice `body.slice(start, end)` of the document body, cut along the document's own
  * structure. A heading starts a new chunk (unless the chunk so far is too small to stand alone). Within a section
  * the body is read as blocks (paragraphs, list items, tables, code blocks): a chunk already well filled ends
- * before a block that does not fit, a heading or a line ending in ':' stays with what it introduces, and a block
- * is otherwise cut between its sentences, list items, table rows or code lines; a sentence or a code block is cut
+ * before a block that does not fit, a heading, a bold line or a line ending in ':' stays with what it introduces,
+ * and a block is otherwise cut between its sentences, table rows or code lines; a sentence or a code block is cut
  * only when it alone exceeds a chunk. The indexed text is the document title and the section path (the headings
  * above the slice), then the header of a table the slice starts inside, then the slice. Keeping exact offsets
- * lets a reference quote and highlight the original text.
+ * lets a reference quote and highlight the original text. A chunk that nearly repeats an earlier one of its
+ * document is left out (SeenChunks).
  */
 import { isHeaderRow } from '../parsing/rows';
 
@@ -20,7 +21,7 @@ export const DEFAULT_MAX_CHUNK_TOKENS = 512;
 /** A chunk smaller than this is merged into the next section rather than standing alone. */
 const MIN_STANDALONE_FRACTION = 0.25;
 /** A chunk at least this full ends before a block that does not fit, rather than taking part of it. */
-const BLOCK_FILL_FRACTION = 0.5;
+const BLOCK_FILL_FRACTION = 0.75;
 /** A table header costing more than this share of a chunk is not repeated: the rows would hardly fit beside it. */
 const MAX_HEADER_FRACTION = 0.25;
 const SECTION_SEPARATOR = ' > ';
@@ -125,6 +126,8 @@ const LIST_ITEM = /^[ \t]*(?:[-*+•]|\d{1,9}[.)])[ \t]+\S/;
 const PIPE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
 /** A line that introduces what follows it ("The perks include:"), emphasis markers aside. */
 const LEADS_IN = /:[*_]*$/;
+/** A paragraph that is one bold line ("**Submitting receipts**") is a heading in all but markup. */
+const BOLD_LINE = /^[ \t]*(\*\*|__)\S.*\1[ \t]*$/;
 
 function splitLines(body: string): Line[] {
   const lines: Line[] = [];
@@ -205,7 +208,7 @@ interface Block extends Span {
   /** Its lines, `[firstLine, endLine)` of the body's lines. */
   firstLine: number;
   endLine: number;
-  /** The end of the run this block introduces: a heading, or a line ending in ':', goes with the next block. */
+  /** The end of the run this block introduces: a heading, a bold line or one ending in ':' goes with the next. */
   groupEnd: number;
   /** A table's header row (a Markdown table's with its delimiter row), repeated above rows in later chunks. */
   header?: Span;
@@ -277,10 +280,11 @@ function parseBlocks(lines: readonly Line[], section: Section): Block[] {
   }
   for (let b = blocks.length - 2; b >= 0; b--) {
     const block = blocks[b]!;
+    const last = lines[block.endLine - 1]!.text.trimEnd();
     const leadsIn =
       block.kind === 'heading' ||
-      ((block.kind === 'paragraph' || block.kind === 'item') &&
-        LEADS_IN.test(lines[block.endLine - 1]!.text.trimEnd()));
+      ((block.kind === 'paragraph' || block.kind === 'item') && LEADS_IN.test(last)) ||
+      (block.kind === 'paragraph' && block.endLine - block.firstLine === 1 && BOLD_LINE.test(last));
     if (leadsIn) block.groupEnd = blocks[b + 1]!.groupEnd;
   }
   return blocks;
@@ -292,6 +296,8 @@ const ABBREVIATIONS = new Set('mr mrs ms dr prof sr jr st vs etc cf al fig appro
 
 /** Whether the full stop at `dot` ends an abbreviation ("e.g.", "U.S.", "Dr.", an initial) rather than a sentence. */
 function isAbbreviation(text: string, dot: number): boolean {
+  // an ellipsis ("wait...") ends a sentence as a full stop does
+  if (text[dot - 1] === '.') return false;
   let from = dot;
   while (from > 0 && /[\p{L}.]/u.test(text[from - 1]!)) from--;
   const word = text.slice(from, dot);
