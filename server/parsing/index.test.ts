@@ -106,6 +106,39 @@ describe('parseFile', () => {
     expect(parsed.title).toBe('Memo to staff');
   });
 
+  it('titles a PDF whose metadata title is a placeholder by its first heading, else by its file name', async () => {
+    const headed = await makePdf(
+      [
+        [
+          'Acme Corp - confidential',
+          { text: 'Parental leave policy', size: 22 },
+          'Every parent gets 16 weeks.',
+        ],
+      ],
+      'about:blank',
+    );
+    expect((await parseFile({ fileName: 'leave.pdf', bytes: headed })).title).toBe('Parental leave policy');
+
+    const plain = await makePdf([['Every parent gets 16 weeks of paid leave, and more.']], 'about:blank');
+    expect((await parseFile({ fileName: 'leave-2027.pdf', bytes: plain })).title).toBe('leave-2027');
+
+    const printed = await makePdf(
+      [['Every parent gets 16 weeks of paid leave.']],
+      'https://intranet.test/leave',
+    );
+    expect((await parseFile({ fileName: 'leave.pdf', bytes: printed })).title).toBe('leave');
+  });
+
+  it('titles a document without a title of its own by the level-one heading it opens with', async () => {
+    const parsed = await parseFile({
+      fileName: 'readme.md',
+      bytes: utf8('# Onboarding guide\n\nWelcome aboard.'),
+    });
+    expect(parsed.title).toBe('Onboarding guide');
+    const sheet = await parseFile({ fileName: 'budget.xlsx', bytes: makeXlsx(XLSX_SHEETS) });
+    expect(sheet.title).toBe('budget');
+  });
+
   it('refuses a PDF with no text as empty', async () => {
     await expectNoContent(parseFile({ fileName: 'blank.pdf', bytes: await makePdf([[]]) }));
   });

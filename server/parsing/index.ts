@@ -19,6 +19,7 @@ import { parseOfficeFile } from './office';
 import { parsePdf } from './pdf';
 import { parseRtf } from './rtf';
 import { parseText } from './text';
+import { isPlaceholderTitle, openingHeading } from './titles';
 import { checkArchive } from './zip';
 
 export * from './errors';
@@ -41,7 +42,10 @@ export interface ParseFileOptions extends Partial<ParseLimits> {
 }
 
 export interface ParsedFile {
-  /** The document's own title (metadata, <title>, first slide), else the file name without its extension. */
+  /**
+   * The document's own title (metadata, <title>, first slide, a PDF's first heading, a level-one heading the text
+   * opens with), else the file name without its extension.
+   */
   title: string;
   /** Lines and blank-line-separated blocks; headings as '# '…'###### ' lines; PDF pages separated by PAGE_BREAK. */
   text: string;
@@ -90,7 +94,7 @@ export async function parseFile(input: ParseFileInput, options: ParseFileOptions
     }
     if (text.trim() === '') throw new NoContentError(`no text in ${detected.kind}`);
     return {
-      title: cleanTitle(result.title) || titleFromFileName(input.fileName),
+      title: documentTitle(result.title, text, input.fileName),
       text,
       fileType: detected.unknownText ? 'other' : FILE_TYPE_OF_KIND[detected.kind],
       ...(result.pages !== undefined ? { pages: result.pages } : {}),
@@ -141,6 +145,16 @@ function tidy(text: string): string {
       .replace(/\n{3,}/g, '\n\n')
       .trim()
   );
+}
+
+/**
+ * The title the document gives itself (its metadata, else the level-one heading it opens with), else its file
+ * name; never one its software filled in ("about:blank", "Untitled").
+ */
+function documentTitle(own: string | undefined, text: string, fileName: string): string {
+  const title = cleanTitle(own);
+  if (title && !isPlaceholderTitle(title)) return title;
+  return cleanTitle(openingHeading(text)) || titleFromFileName(fileName);
 }
 
 function cleanTitle(title: string | undefined): string {

@@ -4,12 +4,14 @@
 import { getDocumentProxy } from 'unpdf';
 import { CorruptFileError, UnsupportedFileError } from './errors';
 import { TextBudget, raceAbort, type FormatResult, type ParseContext } from './limits';
+import { isPlaceholderTitle } from './titles';
 
 export const PAGE_BREAK = '\n\f\n';
 
-/** Titles PDF writers fill in for you: a title that says nothing about the document. */
-const PLACEHOLDER_TITLE =
-  /^(untitled|untitled document|document\d*|slide \d+|microsoft (word|powerpoint|excel) - .*)$/i;
+/** A line drawn this much larger than the page's body text is a heading. */
+const HEADING_SIZE_RATIO = 1.15;
+/** A first line longer than this, or ending a sentence, is body text rather than a title. */
+const MAX_TITLE_LINE_CHARS = 120;
 
 export interface TextItem {
   str: string;
@@ -27,13 +29,16 @@ export async function parsePdf(context: ParseContext): Promise<FormatResult> {
   const pdf = await raceAbort(signal, openPdf(data));
   try {
     const budget = new TextBudget(context.limits.maxChars);
+    let heading: string | undefined;
     for (let number = 1; number <= pdf.numPages && !budget.full; number++) {
       signal.throwIfAborted();
       const page = await raceAbort(signal, pdf.getPage(number));
       const content = await raceAbort(signal, page.getTextContent());
       page.cleanup();
+      const lines = pageLines(content.items as TextItem[]);
+      if (number === 1) heading = firstHeading(lines);
       if (number > 1) budget.push(PAGE_BREAK);
-      budget.push(pageText(content.items as TextItem[]));
+      budget.push(linesText(lines));
     }
     const metadata = await raceAbort(
       signal,
@@ -41,10 +46,9 @@ export async function parsePdf(context: ParseContext): Promise<FormatResult> {
     );
     const info = (metadata?.info ?? {}) as { Title?: unknown };
     const metadataTitle = typeof info.Title === 'string' ? info.Title.trim() : '';
-    const text = budget.toString();
     return {
-      title: PLACEHOLDER_TITLE.test(metadataTitle) || !metadataTitle ? firstLine(text) : metadataTitle,
-      text,
+      title: metadataTitle && !isPlaceholderTitle(metadataTitle) ? metadataTitle : heading,
+      text: budget.toString(),
       pages: pdf.numPages,
       truncated: budget.full,
     };
@@ -70,12 +74,35 @@ async function openPdf(data: Uint8Array) {
   }
 }
 
+interface PageLine {
+  text: string;
+  /** The largest font size on the line (PDF units). */
+  size: number;
+}
+
 /**
  * A page's text items in PDF.js's reading order. Where the PDF does not mark line ends, a move to another baseline
  * starts a new line, and a gap on the same baseline (columns of a table drawn as separate strings) becomes a space.
  */
 export function pageText(items: readonly TextItem[]): string {
-  let text = '';
+  return linesText(pageLines(items));
+}
+
+function linesText(lines: readonly PageLine[]): string {
+  return lines
+    .map((line) => line.text)
+    .join('\n')
+    .replace(/[ \t]+\n/g, '\n')
+    .trim();
+}
+
+function pageLines(items: readonly TextItem[]): PageLine[] {
+  const lines: PageLine[] = [];
+  let line: PageLine = { text: '', size: 0 };
+  const endLine = () => {
+    lines.push(line);
+    line = { text: '', size: 0 };
+  };
   let lastY: number | undefined;
   let lastEnd = 0;
   for (const item of items) {
@@ -83,19 +110,33 @@ export function pageText(items: readonly TextItem[]): string {
     const x = item.transform?.[4] ?? 0;
     const y = item.transform?.[5] ?? 0;
     const size = item.height || 10;
-    if (lastY !== undefined && text !== '' && !text.endsWith('\n') && item.str !== '') {
-      if (Math.abs(y - lastY) > size / 2) text += '\n';
-      else if (x - lastEnd > size / 4 && !/\s$/.test(text) && !/^\s/.test(item.str)) text += ' ';
+    if (lastY !== undefined && line.text !== '' && item.str !== '') {
+      if (Math.abs(y - lastY) > size / 2) endLine();
+      else if (x - lastEnd > size / 4 && !/\s$/.test(line.text) && !/^\s/.test(item.str)) line.text += ' ';
     }
-    text += item.str;
-    if (item.hasEOL) text += '\n';
+    line.text += item.str;
+    if (item.str.trim()) line.size = Math.max(line.size, size);
+    if (item.hasEOL) endLine();
     lastY = y;
     lastEnd = x + (item.width || 0);
   }
-  return text.replace(/[ \t]+\n/g, '\n').trim();
+  endLine();
+  return lines;
 }
 
-function firstLine(text: string): string {
-  const line = text.split('\n').find((candidate) => candidate.trim() !== '' && candidate !== '\f');
-  return (line ?? '').trim().slice(0, 200);
+/**
+ * The first page's heading: its first line set larger than most of its text, else a first line that reads as a
+ * title (short, not ending a sentence). Page numbers and running heads in small print do not count.
+ */
+function firstHeading(lines: readonly PageLine[]): string | undefined {
+  const written = lines.filter((line) => line.text.trim() !== '');
+  const charsBySize = new Map<number, number>();
+  for (const line of written)
+    charsBySize.set(line.size, (charsBySize.get(line.size) ?? 0) + line.text.length);
+  const bodySize = [...charsBySize].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  const larger = written.find((line) => line.size > bodySize * HEADING_SIZE_RATIO);
+  const candidate = (larger ?? written[0])?.text.replace(/\s+/g, ' ').trim() ?? '';
+  const readsAsTitle =
+    candidate.length <= MAX_TITLE_LINE_CHARS && /\p{L}/u.test(candidate) && !/[.;,]$/.test(candidate);
+  return readsAsTitle ? candidate : undefined;
 }

@@ -14,7 +14,7 @@ export function writeRows(rows: Iterable<readonly string[]>, budget: TextBudget)
     if (!row.some(Boolean)) continue;
     if (first) {
       first = false;
-      if (isHeader(row)) {
+      if (isHeaderRow(row)) {
         header = row;
         if (!budget.push(`${row.join('\t')}\n\n`)) return false;
         continue;
@@ -35,7 +35,7 @@ function labelledRow(header: readonly string[], row: readonly string[]): string 
 }
 
 /** A header row names its columns: every cell filled, short, not a number or a date, and no name twice. */
-function isHeader(row: readonly string[]): boolean {
+export function isHeaderRow(row: readonly string[]): boolean {
   const cells = trimTrailingEmpty(row);
   if (cells.length === 0) return false;
   const seen = new Set<string>();

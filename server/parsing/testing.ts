@@ -8,18 +8,27 @@ import { DEFAULT_PARSE_LIMITS, type ParseContext, type ParseLimits } from './lim
 
 /**
  * A PDF with one page per entry, each line of a page drawn on its own line of text; a line given as an array is
- * drawn as separate strings 160 points apart on one baseline, as tables often are.
+ * drawn as separate strings 160 points apart on one baseline, as tables often are, and one given with a size is
+ * drawn in that size (12 otherwise), as headings are.
  */
-export async function makePdf(pages: Array<Array<string | string[]>>, title?: string): Promise<Uint8Array> {
+export async function makePdf(
+  pages: Array<Array<string | string[] | { text: string; size: number }>>,
+  title?: string,
+): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
   if (title) pdf.setTitle(title);
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (const lines of pages) {
     const page = pdf.addPage([595, 595]);
     lines.forEach((line, index) => {
-      const pieces = typeof line === 'string' ? [line] : line;
+      const { pieces, size } =
+        typeof line === 'string'
+          ? { pieces: [line], size: 12 }
+          : Array.isArray(line)
+            ? { pieces: line, size: 12 }
+            : { pieces: [line.text], size: line.size };
       pieces.forEach((piece, column) =>
-        page.drawText(piece, { x: 40 + column * 160, y: 540 - index * 24, size: 12, font }),
+        page.drawText(piece, { x: 40 + column * 160, y: 540 - index * 24, size, font }),
       );
     });
   }

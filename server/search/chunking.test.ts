@@ -141,3 +141,184 @@ describe('chunkDocument', () => {
     for (const chunk of chunks) expect(body.slice(chunk.start, chunk.end)).toMatch(/\.$/);
   });
 });
+
+/** The body slice a chunk names. */
+const sliceOf = (body: string, chunk: Chunk) => body.slice(chunk.start, chunk.end);
+
+/** Words wrapped into lines of about `width` characters, as hard-wrapped Markdown and PDF text are. */
+function wrap(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
+}
+
+describe('chunkDocument on structured documents', () => {
+  it('repeats a Markdown table header row in every chunk the table is split across', () => {
+    const header = '| Trip category | Spend limit | Approver |\n| --- | ---: | --- |';
+    const rows = Array.from(
+      { length: 60 },
+      (_, i) => `| Category ${i} trip for teammates | $${1000 + i * 25} | Manager of team ${i} |`,
+    );
+    const body = ['# Travel', 'Budgets per trip:', header, ...rows, '', 'Budgets renew every February.'].join(
+      '\n',
+    );
+    const chunks = chunkDocument({ title: 'Travel', body }, { maxTokens: 160 });
+    expectSlicesExact(body, chunks);
+    expectCoverage(body, chunks);
+    const withRows = chunks.filter((chunk) => rows.some((row) => sliceOf(body, chunk).includes(row)));
+    expect(withRows.length).toBeGreaterThan(3);
+    for (const chunk of withRows) {
+      expect(chunk.tokenCount).toBeLessThanOrEqual(160);
+      expect(chunk.sectionPath).toEqual(['Travel']);
+      // the header either opens the slice's table or comes right before a slice that starts on a row
+      if (!sliceOf(body, chunk).includes(header)) {
+        expect(chunk.text).toBe(`Travel\nTravel\n\n${header}\n${sliceOf(body, chunk)}`);
+        expect(rows.some((row) => sliceOf(body, chunk).startsWith(row))).toBe(true);
+      }
+    }
+    // every row whole in exactly one chunk
+    for (const row of rows)
+      expect(chunks.filter((chunk) => sliceOf(body, chunk).includes(row))).toHaveLength(1);
+  });
+
+  it('repeats the header of a tab-separated table (the parsers’ Word and HTML tables), not a first data row', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `Plan ${i} for the whole family\t$${10 + i}\tMonthly`);
+    const withHeader = ['Plan\tCost\tBilled', ...rows].join('\n');
+    const chunks = chunkDocument({ title: 'Plans', body: withHeader }, { maxTokens: 96 });
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks.slice(1))
+      expect(chunk.text).toBe(`Plans\n\nPlan\tCost\tBilled\n${sliceOf(withHeader, chunk)}`);
+
+    // a table whose first row holds values has no header to repeat
+    const headerless = ['2027-01-01\t$10\t3', ...rows].join('\n');
+    const plain = chunkDocument({ title: 'Plans', body: headerless }, { maxTokens: 96 });
+    for (const chunk of plain) expect(chunk.text).toBe(`Plans\n\n${sliceOf(headerless, chunk)}`);
+  });
+
+  it('carries the title and heading path in every chunk under the heading', () => {
+    const random = seededRandom(5);
+    const para = () => Array.from({ length: 8 }, () => sentence(random, 12)).join(' ');
+    const body = [
+      '# Handbook',
+      '## Leave',
+      '### Parental leave',
+      para(),
+      para(),
+      para(),
+      para(),
+      '## Pay',
+      para(),
+    ].join('\n\n');
+    const chunks = chunkDocument({ title: 'People handbook', body }, { maxTokens: 200 });
+    expectSlicesExact(body, chunks);
+    const underParental = chunks.filter((chunk) => chunk.start < body.indexOf('## Pay'));
+    expect(underParental.length).toBeGreaterThan(2);
+    for (const chunk of underParental) {
+      expect(chunk.sectionPath).toEqual(['Handbook', 'Leave', 'Parental leave']);
+      expect(chunk.text.startsWith('People handbook\nHandbook > Leave > Parental leave\n\n')).toBe(true);
+    }
+    expect(chunks[chunks.length - 1]!.sectionPath).toEqual(['Handbook', 'Pay']);
+  });
+
+  it('never ends a chunk mid-sentence when a sentence boundary fits, across wrapped lines and abbreviations', () => {
+    const random = seededRandom(6);
+    const paragraphs = Array.from({ length: 12 }, () =>
+      wrap(
+        Array.from({ length: 6 }, (_, i) =>
+          i % 3 === 0 ? `${sentence(random, 9).slice(0, -1)}, e.g. the review plan.` : sentence(random, 14),
+        ).join(' '),
+        60,
+      ),
+    );
+    const body = paragraphs.join('\n\n');
+    const chunks = chunkDocument({ title: 'Notes', body }, { maxTokens: 128 });
+    expect(chunks.length).toBeGreaterThan(4);
+    expectCoverage(body, chunks);
+    for (const chunk of chunks) {
+      const slice = sliceOf(body, chunk);
+      expect(slice).toMatch(/\.$/);
+      expect(slice).not.toMatch(/e\.g\.$/);
+      // and starts where a sentence starts
+      expect(slice).toMatch(/^[A-Z]/);
+    }
+  });
+
+  it('keeps a list item and a line ending in a colon with what follows when the chunk is already full enough', () => {
+    const random = seededRandom(7);
+    // at 200 tokens a chunk: the intro fills most of one, and two items do, but three items do not fit
+    const intro = Array.from({ length: 8 }, () => sentence(random, 12)).join(' ');
+    const items = Array.from(
+      { length: 6 },
+      () => `- ${sentence(random, 16)} ${sentence(random, 16)} ${sentence(random, 16)}`,
+    );
+    const body = [intro, 'Our perks include:', ...items].join('\n');
+    const chunks = chunkDocument({ title: 'Perks', body }, { maxTokens: 200 });
+    expect(chunks.length).toBeGreaterThan(3);
+    expectCoverage(body, chunks);
+    for (const chunk of chunks) {
+      const slice = sliceOf(body, chunk);
+      expect(slice.endsWith('include:')).toBe(false);
+      // each item whole: a chunk starts at an item's marker or at the document's start
+      expect(chunk.start === 0 || slice.startsWith('- ') || slice.startsWith('Our perks')).toBe(true);
+    }
+  });
+
+  it('keeps a bold line, a heading in all but markup, with the paragraph it introduces', () => {
+    const random = seededRandom(10);
+    const para = (sentences: number) =>
+      Array.from({ length: sentences }, () => sentence(random, 12)).join(' ');
+    const body = [para(8), '**Submitting receipts**', para(5)].join('\n\n');
+    const chunks = chunkDocument({ title: 'Expenses', body }, { maxTokens: 200 });
+    expect(chunks).toHaveLength(2);
+    expect(sliceOf(body, chunks[1]!).startsWith('**Submitting receipts**')).toBe(true);
+  });
+
+  it('keeps a code block under the limit whole, and splits one over it between lines', () => {
+    const random = seededRandom(8);
+    const code = [
+      '```ts',
+      ...Array.from({ length: 14 }, (_, i) => `const value${i} = compute(${i}, 'x');`),
+      '```',
+    ].join('\n');
+    const lead = Array.from({ length: 10 }, () => sentence(random, 10)).join(' ');
+    const body = [lead, code, sentence(random, 10)].join('\n\n');
+    const chunks = chunkDocument({ title: 'Code', body }, { maxTokens: 256 });
+    expect(chunks.filter((chunk) => sliceOf(body, chunk).includes(code))).toHaveLength(1);
+
+    const long = [
+      '```',
+      ...Array.from({ length: 200 }, (_, i) => `line ${i} of the generated file;`),
+      '```',
+    ].join('\n');
+    const split = chunkDocument({ title: 'Code', body: long }, { maxTokens: 128 });
+    expect(split.length).toBeGreaterThan(3);
+    for (const chunk of split) {
+      expect(chunk.tokenCount).toBeLessThanOrEqual(128);
+      expect(sliceOf(long, chunk)).toMatch(/(;|```)$/);
+    }
+  });
+
+  it('merges a near-duplicate chunk of a document into the earlier one, but keeps a copy that adds a word', () => {
+    const random = seededRandom(9);
+    // each paragraph fills most of a chunk, so each is one chunk
+    const policy = Array.from({ length: 18 }, () => sentence(random, 14)).join(' ');
+    const other = Array.from({ length: 18 }, () => sentence(random, 14)).join(' ');
+    // the copy differs in case, punctuation and spacing, and lacks a word
+    const copy = policy.toUpperCase().replace(/\./g, ';').replace(' ', '  ').replace(/ \S+/, '');
+    const body = [policy, other, copy].join('\n\n');
+    const chunks = chunkDocument({ title: 'Policy', body });
+    expect(chunks.map((chunk) => sliceOf(body, chunk))).toEqual([policy, other]);
+    expect(chunks.map((chunk) => chunk.ord)).toEqual([0, 1]);
+
+    const amended = `${policy} Sixteen weeks.`;
+    const kept = chunkDocument({ title: 'Policy', body: [policy, other, amended].join('\n\n') });
+    expect(kept).toHaveLength(3);
+  });
+});
