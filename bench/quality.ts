@@ -9,7 +9,7 @@
 // collection's own scorer (score.py) judges it. One configuration for every collection: nothing here is tuned
 // per collection.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -55,7 +55,8 @@ function parseArgs(argv: string[]): Options {
   if (options.collections.length === 0) {
     options.collections = readdirSync(evalRoot)
       .map((name) => path.join(evalRoot, name))
-      .filter((dir) => statSync(dir).isDirectory())
+      // a retrieval collection has a corpus; workplace-dev (pages and questions) is bench:answers' set
+      .filter((dir) => statSync(dir).isDirectory() && existsSync(path.join(dir, 'corpus.jsonl')))
       .sort();
   }
   return options;
