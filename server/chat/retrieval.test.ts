@@ -1,6 +1,12 @@
 // Retrieval across apps, files and verified answers ranks them as one list: a short verified answer that shares
 // only a common word with the question must not outrank the document that answers it.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentChunks } from '../db/schema';
+import { estimateTokens, principalsFor, searchChunks, upsertDocuments, type IndexDocument } from '../search';
+import { createOrg } from '../testing/fixtures';
+import type { Passage } from './passages';
+import { PASSAGE_SEPARATOR, retrieveFromApps } from './retrieval';
 import { startChatHarness, type ChatHarness } from './testing/harness';
 
 let h: ChatHarness;
@@ -83,4 +89,210 @@ it('ranks as one list when the apps, files and answers are chosen one by one', a
     answers: { search_all: true, filters: [] },
   };
   expect(await firstReference(sources)).toBe(ids.pto);
+});
+
+/** A page of sections, each about a thousand characters (one chunk each), of words no question here uses. */
+function section(heading: string, lines: readonly string[], seed: number): string {
+  const filler = [
+    'The office opens at eight and the kitchen is restocked on Mondays.',
+    'Desk bookings are made in the facilities tool a week ahead.',
+    'Printers on each floor are serviced by the building team.',
+    'Visitors sign in at reception and wear a badge at all times.',
+    'Bicycles go in the basement racks, never in the corridors.',
+    'The quiet room on the third floor has no calls and no music.',
+    'Plants are watered by the cleaning crew every Thursday.',
+    'Lost property is kept at reception for one month.',
+  ];
+  const rest = Array.from({ length: 12 }, (_, i) => filler[(seed + i * 3) % filler.length]!);
+  return `## ${heading}\n\n${[...lines, ...rest].join(' ')}\n`;
+}
+
+/** The handbook page of the passage tests: its fact is in the fifth section, which says least about the topic. */
+const LEAVE_TITLE = 'Leave handbook';
+const LEAVE_FACT = 'Secondary caregivers receive eight weeks of paid time away.';
+/** The page; another `variant` words its filler differently, so no chunk of one is a copy of another's. */
+const leavePage = (title: string, variant = 0) =>
+  [
+    `# ${title}\n`,
+    section(
+      'Overview',
+      ['Parental leave is for every parent.', 'Parental leave starts on the birth.'],
+      variant,
+    ),
+    section(
+      'Eligibility',
+      ['Parental leave applies from day one.', 'Parental leave needs no tenure.'],
+      variant + 1,
+    ),
+    section(
+      'Planning',
+      ['Plan parental leave with your manager.', 'Parental leave plans are private.'],
+      variant + 2,
+    ),
+    section('Pay', ['Parental leave is paid in full.', 'Parental leave pay follows payroll.'], variant + 3),
+    section('Secondary caregivers', [`${LEAVE_FACT} It counts as parental leave.`], variant + 4),
+    section(
+      'Returning',
+      ['After parental leave, return gradually.', 'Parental leave ends on a Monday.'],
+      variant + 5,
+    ),
+  ].join('\n');
+const leaveBody = leavePage(LEAVE_TITLE);
+
+const ALL_SOURCES = {
+  is_base_llm: false,
+  is_web: false,
+  skills: { search_all: true, filters: [] },
+  files: { search_all: true, filters: [] },
+  answers: { search_all: true, filters: [] },
+};
+
+describe('passages for the prompt', () => {
+  let orgs = 0;
+  const reader = 'reader@passages.test';
+
+  /** A fresh org holding these documents, and what `reader` retrieves there for `q`. */
+  async function setUp(docs: IndexDocument[]) {
+    const { db } = h.server.store;
+    const org = await createOrg(db, { domain: `passages-${++orgs}.test` });
+    const ids = (await upsertDocuments(db, org.id, docs)).documentIds;
+    const principals = await principalsFor(db, org.id, reader);
+    const retrieve = (q: string, budgetTokens = 8000, limit = 8) =>
+      retrieveFromApps(h.server.store, {
+        orgId: org.id,
+        principals,
+        q,
+        sources: ALL_SOURCES,
+        attachedUploadIds: [],
+        limit,
+        budgetTokens,
+      });
+    return { org, ids, principals, retrieve };
+  }
+
+  const handbook: IndexDocument = {
+    source: 'notion',
+    externalId: 'leave-handbook',
+    title: LEAVE_TITLE,
+    body: leaveBody,
+    acl: ['org'],
+  };
+
+  it('gives the model a long page’s fifth chunk when the budget has room for it', async () => {
+    const { org, retrieve } = await setUp([handbook]);
+    const chunks = await h.server.store.db
+      .select({ ord: documentChunks.ord })
+      .from(documentChunks)
+      .where(eq(documentChunks.orgId, org.id));
+    // the premise: the page is long enough that the fact sits past the two best chunks
+    expect(chunks.length).toBeGreaterThanOrEqual(6);
+    const passages = await retrieve('How does parental leave work?');
+    expect(passages.map((passage) => passage.title)).toEqual([LEAVE_TITLE]);
+    expect(passages[0]!.text).toContain(LEAVE_FACT);
+  });
+
+  it('joins adjacent chunks into one passage: the page’s own text under its title', async () => {
+    const { retrieve } = await setUp([handbook]);
+    const [passage] = await retrieve('How does parental leave work?');
+    const sections = leaveBody.slice(leaveBody.indexOf('## Overview')).trimEnd();
+    expect(passage!.text).toContain(sections);
+    expect(passage!.text.startsWith(`${LEAVE_TITLE}\n`)).toBe(true);
+    expect(passage!.text).not.toContain(PASSAGE_SEPARATOR);
+  });
+
+  it('reads on into the chunk after one that matched, though it shares no word with the question', async () => {
+    const body = [
+      '# Stays\n',
+      section('Booking', ['Choose a hotel in the travel tool.'], 0),
+      section('Limits', ['The most we cover is 180 euros a night, taxes included.'], 1),
+      section('Loyalty', ['Points from stays are yours to keep.'], 2),
+      section('Receipts', ['Keep the folio from the front desk.'], 3),
+    ].join('\n');
+    const { retrieve } = await setUp([
+      { source: 'notion', externalId: 'stays', title: 'Stays', body, acl: ['org'] },
+    ]);
+    const [passage] = await retrieve('How do I choose a hotel?');
+    expect(passage!.text).toContain('180 euros a night');
+    // not every chunk of the page: only those around what matched
+    expect(passage!.text).not.toContain('folio');
+  });
+
+  it('drops a chunk whose text another chosen chunk already gives', async () => {
+    const copy = leaveBody.slice(
+      leaveBody.indexOf('## Secondary caregivers'),
+      leaveBody.indexOf('## Returning'),
+    );
+    const { retrieve } = await setUp([
+      handbook,
+      { source: 'gdrive', externalId: 'copy', title: 'Caregivers (copy)', body: copy, acl: ['org'] },
+    ]);
+    const passages = await retrieve('How does parental leave work?');
+    const texts = passages.map((passage) => passage.text).join('\n');
+    expect(texts.split(LEAVE_FACT)).toHaveLength(2);
+  });
+
+  it('keeps the passages within the token budget, best evidence first', async () => {
+    const pages = ['Pay', 'Planning', 'Returning', 'Overview'].map((name, i) => ({
+      source: 'notion',
+      externalId: `page-${i}`,
+      title: `Parental leave: ${name}`,
+      body: leavePage(`Parental leave: ${name}`, i + 1),
+      acl: ['org'],
+    }));
+    const { retrieve } = await setUp(pages);
+    const roomy = await retrieve('How does parental leave work?', 8000);
+    const tight = await retrieve('How does parental leave work?', 700);
+    const tokens = (passages: Passage[]) =>
+      passages.reduce((sum, passage) => sum + estimateTokens(passage.text), 0);
+    expect(tokens(roomy)).toBeGreaterThan(700);
+    expect(tokens(tight)).toBeLessThanOrEqual(700);
+    expect(tight.length).toBeGreaterThan(0);
+    // the tight budget keeps the strongest evidence: the same first source, and no source the roomy one lacks
+    expect(tight[0]!.id).toBe(roomy[0]!.id);
+    expect(roomy.map((passage) => passage.id)).toEqual(expect.arrayContaining(tight.map((p) => p.id)));
+  });
+
+  it('never gives the model a chunk of a document the asker cannot read', async () => {
+    const { ids, retrieve } = await setUp([
+      { ...handbook, externalId: 'secret', title: 'Board notes', acl: ['user:ceo@passages.test'] },
+      {
+        source: 'notion',
+        externalId: 'open',
+        title: 'Parental leave summary',
+        body: 'Parental leave is paid in full.',
+        acl: ['org'],
+      },
+    ]);
+    const passages = await retrieve('How does parental leave work?');
+    expect(passages.map((passage) => passage.id)).toEqual([ids[1]]);
+    expect(passages.map((passage) => passage.text).join('\n')).not.toContain('Secondary caregivers');
+  });
+
+  it('cites first a verified answer that holds every word of the question, though a page outranks it', async () => {
+    const question = 'How long do I have to submit an expense claim?';
+    const { org, ids, principals, retrieve } = await setUp([
+      {
+        source: 'confluence',
+        externalId: 'expenses',
+        title: 'Expense claims: how long you have to submit an expense claim',
+        body:
+          '## Submitting an expense claim\n\nSubmit each expense claim in the expenses tool. An expense claim ' +
+          'needs a receipt; an expense claim without one is returned. How long an expense claim takes to pay ' +
+          'depends on payroll.',
+        acl: ['org'],
+      },
+      {
+        source: 'verified_answers',
+        externalId: 'va-deadline',
+        title: question,
+        body: 'Within 30 days of the purchase.',
+        acl: ['org'],
+      },
+    ]);
+    // the premise: the search alone ranks the page above the verified answer
+    const { hits } = await searchChunks(h.server.store, { orgId: org.id, principals, q: question });
+    expect(hits.map((hit) => hit.documentId)).toEqual([ids[0], ids[1]]);
+    const passages = await retrieve(question);
+    expect(passages.map((passage) => passage.id)).toEqual([ids[1], ids[0]]);
+  });
 });
