@@ -5,11 +5,14 @@ import { EXTRACTIVE, languageModelFor } from '../llm/registry';
 import { estimateTokens } from '../search';
 import type { Passage } from './passages';
 import {
+  buildSystemPrompt,
   EXTRACTIVE_SOURCE_TOKENS,
   MAX_SOURCE_TOKENS,
+  NOT_COVERED_BY_SOURCES,
   sourceTokenBudget,
   UNKNOWN_CONTEXT_TOKENS,
   withinBudget,
+  type PromptInput,
 } from './prompt';
 
 const compatible = (extra: Record<string, string> = {}) =>
@@ -55,5 +58,27 @@ describe('withinBudget', () => {
     const passages = [passage('a', 100), passage('b', 400), passage('c', 40)];
     const budget = estimateTokens(passages[0]!.text) + estimateTokens(passages[2]!.text);
     expect(withinBudget(passages, budget).map((p) => p.id)).toEqual(['a', 'c']);
+  });
+});
+
+describe('buildSystemPrompt', () => {
+  const input = (scope: 'APPS' | 'WEB'): PromptInput => ({
+    question: 'Capital of France?',
+    scope,
+    passages: [],
+    orgName: 'Acme',
+    orgInstructions: null,
+    disclaimer: null,
+    botName: null,
+    botInstructions: null,
+    history: [],
+    now: new Date('2026-11-24T12:00:00Z'),
+    tzOffsetMinutes: 0,
+    deepresearch: false,
+  });
+
+  it('tells the model to say plainly that the workplace sources do not cover a question with no passages', () => {
+    expect(buildSystemPrompt(input('APPS'))).toContain(NOT_COVERED_BY_SOURCES);
+    expect(buildSystemPrompt(input('WEB'))).not.toContain(NOT_COVERED_BY_SOURCES);
   });
 });

@@ -97,6 +97,11 @@ export function formatSource(passage: Passage, index: number): string {
   return `[${index + 1}] ${passage.title || 'Untitled'} (${facts.join(', ')})\n${passage.text.trim()}`;
 }
 
+export const NO_WEB_RESULTS = '(no sources were found for this question)';
+/** Below the relevance floor (retrieval.ts) nothing is given: the answer must not read as if something were. */
+export const NOT_COVERED_BY_SOURCES =
+  '(none of the workplace sources the asker can read cover this question: say so plainly before anything else)';
+
 export function buildSystemPrompt(input: PromptInput): string {
   const lines: string[] = [
     `You are ${input.botName ?? PRODUCT_NAME}, a workplace assistant for ${input.orgName || 'this organisation'}.`,
@@ -135,7 +140,8 @@ export function buildSystemPrompt(input: PromptInput): string {
   }
   if (input.scope !== 'AI_ONLY') {
     lines.push('', 'Sources:');
-    if (input.passages.length === 0) lines.push('(no sources were found for this question)');
+    if (input.passages.length === 0)
+      lines.push(input.scope === 'WEB' ? NO_WEB_RESULTS : NOT_COVERED_BY_SOURCES);
     input.passages.forEach((passage, index) => lines.push('', formatSource(passage, index)));
   }
   return lines.join('\n');

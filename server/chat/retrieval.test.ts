@@ -2,7 +2,9 @@
 // only a common word with the question must not outrank the document that answers it.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { documentChunks } from '../db/schema';
+import { documentChunks, orgs } from '../db/schema';
+import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
+import { DEMO_ADMIN_EMAIL, DEMO_DOMAIN, seedDemoContent, seedDemoWorkspace } from '../demo/seed';
 import { estimateTokens, principalsFor, searchChunks, upsertDocuments, type IndexDocument } from '../search';
 import { createOrg } from '../testing/fixtures';
 import type { Passage } from './passages';
@@ -294,5 +296,66 @@ describe('passages for the prompt', () => {
     expect(hits.map((hit) => hit.documentId)).toEqual([ids[0], ids[1]]);
     const passages = await retrieve(question);
     expect(passages.map((passage) => passage.id)).toEqual([ids[1], ids[0]]);
+  });
+});
+
+describe('the relevance floor', () => {
+  it('gives an off-topic question no references at all, and an on-topic one its sources', async () => {
+    await h.index([
+      {
+        source: 'gdrive',
+        externalId: 'brand',
+        title: 'Brand guidelines',
+        body: '## Name\n\nWrite "Acme". Never "ACME" in capitals.',
+        url: 'https://gdrive.example/brand',
+        acl: ['org'],
+      },
+    ]);
+    const ask = async (query: string) => {
+      const client = await h.connect(h.aliceToken);
+      client.send({ type: 'QUERY', query, isNewTopic: true });
+      const complete = await client.next('ANSWER_COMPLETE');
+      await client.close();
+      return complete;
+    };
+    // "capitals" is in the brand guidelines, "France" in nothing: the guidelines do not answer it
+    const offTopic = await ask('Capital of France?');
+    expect(offTopic.references).toEqual([]);
+    expect(offTopic.messageText).not.toContain('Brand guidelines');
+    const onTopic = await ask('How long is parental leave?');
+    expect(onTopic.references.map((reference) => reference.id)).toContain(ids.pto);
+  });
+
+  describe('on the demo workspace', () => {
+    let store: Store;
+    let retrieve: (q: string) => Promise<Passage[]>;
+    beforeAll(async () => {
+      store = await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR });
+      await seedDemoWorkspace(store);
+      await seedDemoContent(store);
+      const [org] = await store.db.select().from(orgs).where(eq(orgs.domain, DEMO_DOMAIN));
+      const principals = await principalsFor(store.db, org!.id, DEMO_ADMIN_EMAIL);
+      retrieve = (q) =>
+        retrieveFromApps(store, {
+          orgId: org!.id,
+          principals,
+          q,
+          sources: ALL_SOURCES,
+          attachedUploadIds: [],
+          limit: 8,
+          budgetTokens: 4000,
+        });
+    });
+    afterAll(() => store.close());
+
+    it('finds nothing for "Capital of France?"', async () => {
+      expect(await retrieve('Capital of France?')).toEqual([]);
+    });
+
+    it('cites the demo’s verified answer first for its question', async () => {
+      const passages = await retrieve('How long do I have to submit an expense claim?');
+      expect(passages[0]?.source).toBe('verified_answers');
+      expect(passages.length).toBeGreaterThan(1);
+    });
   });
 });

@@ -19,7 +19,13 @@ import {
 } from '../../common/api/chat';
 import { documentChunks, documents, uploads } from '../db/schema';
 import type { Store, Tx } from '../db/store';
-import { estimateTokens, searchChunks, type SearchFilters, type SearchHit } from '../search';
+import {
+  estimateTokens,
+  searchChunks,
+  type SearchFilters,
+  type SearchHit,
+  type SearchResults,
+} from '../search';
 import type { Passage } from './passages';
 
 type Lane = {
@@ -237,7 +243,11 @@ async function attachedLane(store: Store, request: AppRetrievalRequest): Promise
   return ids.length > 0 ? { filters: { documentIds: ids }, pinned: true } : null;
 }
 
-async function searchLane(store: Store, request: AppRetrievalRequest, lane: Lane): Promise<SearchHit[]> {
+async function searchLane(
+  store: Store,
+  request: AppRetrievalRequest,
+  lane: Lane,
+): Promise<Pick<SearchResults, 'hits' | 'terms' | 'matchedTerms'>> {
   const base = {
     orgId: request.orgId,
     principals: request.principals,
@@ -245,10 +255,47 @@ async function searchLane(store: Store, request: AppRetrievalRequest, lane: Lane
     limit: lane.limit ?? (lane.excludeSources ? request.limit * 2 : request.limit),
     count: false,
   };
-  let { hits } = await searchChunks(store, { ...base, q: request.q });
+  const found = await searchChunks(store, { ...base, q: request.q });
+  let { hits } = found;
   // An attached file the question's words do not match is still what the asker wants read.
   if (lane.pinned && hits.length === 0) ({ hits } = await searchChunks(store, { ...base, q: '' }));
-  return lane.excludeSources ? hits.filter((hit) => !lane.excludeSources!.has(hit.source)) : hits;
+  return {
+    hits: lane.excludeSources ? hits.filter((hit) => !lane.excludeSources!.has(hit.source)) : hits,
+    terms: found.terms,
+    matchedTerms: found.matchedTerms,
+  };
+}
+
+/**
+ * The question's terms that nothing the asker can read holds. A term a search found is known; the others are looked
+ * up in every readable chunk (a search only looks at its best candidates), with the ACL inside the query.
+ */
+async function unknownTerms(
+  store: Store,
+  request: AppRetrievalRequest,
+  terms: readonly string[],
+  found: ReadonlySet<string>,
+): Promise<string[]> {
+  const unsure = terms.filter((term) => !found.has(term));
+  if (unsure.length === 0 || request.principals.length === 0) return [...unsure];
+  const result = await store.db.execute(sql`
+    SELECT t.lexeme FROM unnest(${sql.param(unsure)}::text[]) AS t(lexeme)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM document_chunks c
+      WHERE c.org_id = ${request.orgId}::uuid AND c.acl && ${sql.param([...request.principals])}::text[]
+        AND c.search @@ quote_literal(t.lexeme)::tsquery)`);
+  return result.rows.map((row) => String(row.lexeme));
+}
+
+/**
+ * The relevance floor. BM25 scores do not say whether a question is covered at all: one rare word in common with a
+ * page scores as high as a paraphrase of what the page answers. What does say it is the question's own terms: when
+ * at least half of them occur in nothing the asker can read ("capital of France?" in a company's documents, where
+ * only "capitals" is found), the sources do not cover the question, and whatever matched its other words is not an
+ * answer to it.
+ */
+function coversQuestion(terms: readonly string[], unknown: readonly string[]): boolean {
+  return terms.length === 0 || unknown.length * 2 < terms.length;
 }
 
 /** A chunk of a chosen document as the model may read it: its indexed text (title, heading path, slice). */
@@ -524,11 +571,16 @@ export async function retrieveFromApps(store: Store, request: AppRetrievalReques
   const all = [...(attached ? [attached] : []), ...(answers ? [answers] : []), ...lanes];
   const results = await Promise.all(all.map((lane) => searchLane(store, request, lane)));
   request.signal?.throwIfAborted();
+  const terms = results[0]?.terms ?? [];
+  const found = new Set(results.flatMap((result) => result.matchedTerms));
+  const covered = coversQuestion(terms, await unknownTerms(store, request, terms, found));
   const tiered: { hit: SearchHit; tier: Tier }[] = [];
   const ranked: SearchHit[] = [];
-  results.forEach((hits, index) => {
+  results.forEach(({ hits }, index) => {
     const lane = all[index]!;
+    // attached files are what the asker wants read, whether or not the question's words are in them
     if (lane.pinned) tiered.push(...hits.map((hit) => ({ hit, tier: TIER.attached })));
+    else if (!covered) return;
     else if (lane === answers)
       tiered.push(...hits.filter(answersQuestion).map((hit) => ({ hit, tier: TIER.verifiedAnswer })));
     else ranked.push(...hits);
