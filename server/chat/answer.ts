@@ -55,7 +55,7 @@ import {
   type WebSearchProvider,
 } from './web-search';
 
-/** Passages given to the model for an ordinary answer. */
+/** Documents whose passages the model may be given for an ordinary answer (within its token budget). */
 export const ANSWER_PASSAGES = 8;
 /** References shown when the model cited none. */
 export const FALLBACK_REFERENCES = 3;

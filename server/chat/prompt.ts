@@ -97,7 +97,7 @@ export function formatSource(passage: Passage, index: number): string {
   return `[${index + 1}] ${passage.title || 'Untitled'} (${facts.join(', ')})\n${passage.text.trim()}`;
 }
 
-export const NO_WEB_RESULTS = '(no sources were found for this question)';
+const NO_WEB_RESULTS = '(no sources were found for this question)';
 /** Below the relevance floor (retrieval.ts) nothing is given: the answer must not read as if something were. */
 export const NOT_COVERED_BY_SOURCES =
   '(none of the workplace sources the asker can read cover this question: say so plainly before anything else)';

@@ -1,7 +1,12 @@
 /**
  * Retrieval for an answer (DESIGN §6, GATHERING_DATA). Every search goes through server/search with the asker's
  * principals, so the ACL is applied inside the index query and an answer can only ever see documents its asker can
- * read. The scope's selection (apps, files, verified answers, attached files) only narrows what is searched.
+ * read. The scope's selection (apps, files, verified answers, attached files) only narrows what is searched. The
+ * chunks the model reads are fetched again with the ACL inside that query too.
+ *
+ * What the model reads is passages, not documents: the best documents' chunks ranked by the search's own chunk
+ * scores, each with its neighbours, within the model's token budget, joined where adjacent, without repeats; one
+ * numbered source per document, in the order of its strongest chunk.
  *
  * Where things live in the index: an app's documents have the app's shortname as source (an individual or org
  * connection as connection_id); uploads are the documents their `uploads.document_id` names (source 'files');
@@ -561,7 +566,7 @@ const answersQuestion = (hit: SearchHit) => hit.missingTerms.length === 0;
 /**
  * The best passages for a question over the selected apps, files and verified answers, within the request's token
  * budget: attached files first, then verified answers that answer the question, then the strongest evidence of the
- * best `limit` documents.
+ * best `limit` documents. A question below the relevance floor gets only its attached files.
  */
 export async function retrieveFromApps(store: Store, request: AppRetrievalRequest): Promise<Passage[]> {
   const attached = await attachedLane(store, request);
