@@ -7,6 +7,8 @@ import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
 import { DEMO_ADMIN_EMAIL, DEMO_DOMAIN, seedDemoContent, seedDemoWorkspace } from '../demo/seed';
 import { estimateTokens, principalsFor, searchChunks, upsertDocuments, type IndexDocument } from '../search';
 import { createOrg } from '../testing/fixtures';
+import { seededRandom } from '../testing/random';
+import { pick, sample } from '../search/testing';
 import type { Passage } from './passages';
 import { PASSAGE_SEPARATOR, retrieveFromApps } from './retrieval';
 import { startChatHarness, type ChatHarness } from './testing/harness';
@@ -268,6 +270,56 @@ describe('passages for the prompt', () => {
     const passages = await retrieve('How does parental leave work?');
     expect(passages.map((passage) => passage.id)).toEqual([ids[1]]);
     expect(passages.map((passage) => passage.text).join('\n')).not.toContain('Secondary caregivers');
+  });
+
+  it('gives each member passages of documents they can read only, chunks around and joins included (property)', async () => {
+    const random = seededRandom(13);
+    const vocabulary = 'budget travel hotel laptop payroll leave review launch office refund'.split(' ');
+    const people = ['ana', 'ben', 'cy'].map((name) => `${name}@passages.test`);
+    const acls = [
+      ['org'],
+      ...people.map((email) => [`user:${email}`]),
+      [`user:${people[0]}`, `user:${people[1]}`],
+    ];
+    const docs = Array.from({ length: 40 }, (_, i) => ({
+      source: 'notion',
+      externalId: `doc-${i}`,
+      title: `Page ${i}`,
+      // every section names its page, so any text of it in a passage is traced back to it
+      body: Array.from(
+        { length: 4 },
+        (_, s) =>
+          `## Part ${s}\n\nSee page marker${i}x. ` +
+          Array.from({ length: 90 }, () => pick(random, vocabulary)).join(' ') +
+          '.',
+      ).join('\n\n'),
+      acl: pick(random, acls),
+    }));
+    const { org, ids } = await setUp(docs);
+    for (const email of people) {
+      const principals = await principalsFor(h.server.store.db, org.id, email);
+      const readable = new Set(
+        docs.flatMap((doc, i) => (doc.acl.some((p) => principals.includes(p)) ? [ids[i]!] : [])),
+      );
+      for (let round = 0; round < 6; round++) {
+        const q = sample(random, vocabulary, 1 + Math.floor(random() * 3)).join(' ');
+        const passages = await retrieveFromApps(h.server.store, {
+          orgId: org.id,
+          principals,
+          q,
+          sources: ALL_SOURCES,
+          attachedUploadIds: [],
+          limit: 8,
+          budgetTokens: 1000 + Math.floor(random() * 8000),
+        });
+        expect(passages.length).toBeGreaterThan(0);
+        for (const passage of passages) {
+          expect(readable.has(passage.id)).toBe(true);
+          for (const [, n] of passage.text.matchAll(/marker(\d+)x/g))
+            expect(readable.has(ids[Number(n)]!)).toBe(true);
+        }
+      }
+    }
   });
 
   it('cites first a verified answer that holds every word of the question, though a page outranks it', async () => {
