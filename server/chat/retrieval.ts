@@ -39,8 +39,8 @@ type Lane = {
   excludeSources?: ReadonlySet<string>;
   /** Attached files: always kept, ahead of everything else; an empty query falls back to their beginning. */
   pinned?: boolean;
-  /** Documents wanted, when not the request's limit. */
-  limit?: number;
+  /** Verified answers searched first (only those holding every word of the question are kept): a few, unexpanded. */
+  answers?: boolean;
 };
 
 export type AppRetrievalRequest = {
@@ -236,10 +236,27 @@ const ANSWERS_SEARCHED = 3;
 /**
  * The selected verified answers, searched on their own (they are ranked with everything else too), so one that
  * answers the question is found and cited first however the rest ranks. A blank question (an attached file alone)
- * holds no words for an answer to hold.
+ * holds no words for an answer to hold; where the asker can read no verified answer there is nothing to search
+ * (a search filtered to rows that do not exist still walks the index for the question's words).
  */
-function answersLane(request: AppRetrievalRequest, filters: SearchFilters | null): Lane | null {
-  return filters && request.q.trim() !== '' ? { filters, limit: ANSWERS_SEARCHED } : null;
+async function answersLane(
+  store: Store,
+  request: AppRetrievalRequest,
+  filters: SearchFilters | null,
+): Promise<Lane | null> {
+  if (!filters || request.q.trim() === '' || request.principals.length === 0) return null;
+  const [readable] = await store.db
+    .select({ id: documentChunks.id })
+    .from(documentChunks)
+    .where(
+      and(
+        eq(documentChunks.orgId, request.orgId),
+        eq(documentChunks.source, ReferenceSource.verifiedAnswers),
+        sql`${documentChunks.acl} && ${sql.param([...request.principals])}::text[]`,
+      ),
+    )
+    .limit(1);
+  return readable ? { filters, answers: true } : null;
 }
 
 async function attachedLane(store: Store, request: AppRetrievalRequest): Promise<Lane | null> {
@@ -257,8 +274,10 @@ async function searchLane(
     orgId: request.orgId,
     principals: request.principals,
     filters: lane.filters,
-    limit: lane.limit ?? (lane.excludeSources ? request.limit * 2 : request.limit),
+    limit: lane.answers ? ANSWERS_SEARCHED : lane.excludeSources ? request.limit * 2 : request.limit,
     count: false,
+    // the question's own words are what a verified answer must hold: feedback terms would only cost time
+    ...(lane.answers ? { feedback: false } : {}),
   };
   const found = await searchChunks(store, { ...base, q: request.q });
   let { hits } = found;
@@ -272,35 +291,29 @@ async function searchLane(
 }
 
 /**
- * The question's terms that nothing the asker can read holds. A term a search found is known; the others are looked
- * up in every readable chunk (a search only looks at its best candidates), with the ACL inside the query.
+ * The relevance floor. BM25 scores do not say whether a question is covered at all: one rare word in common with a
+ * page scores as high as a paraphrase of what the page answers. What does say it is the question's own terms: when
+ * at least half of them occur in nothing the asker can read ("capital of France?" in a company's documents, where
+ * only "capitals" is found), the sources do not cover the question, and whatever matched its other words is not an
+ * answer to it. A term a search found is known; the others are looked up in every readable chunk (a search only
+ * looks at its best candidates), with the ACL inside the query, unless the known ones already make the majority.
  */
-async function unknownTerms(
+async function coversQuestion(
   store: Store,
   request: AppRetrievalRequest,
   terms: readonly string[],
   found: ReadonlySet<string>,
-): Promise<string[]> {
+): Promise<boolean> {
   const unsure = terms.filter((term) => !found.has(term));
-  if (unsure.length === 0 || request.principals.length === 0) return [...unsure];
+  if (unsure.length * 2 < terms.length || terms.length === 0) return true;
+  if (request.principals.length === 0) return false;
   const result = await store.db.execute(sql`
     SELECT t.lexeme FROM unnest(${sql.param(unsure)}::text[]) AS t(lexeme)
     WHERE NOT EXISTS (
       SELECT 1 FROM document_chunks c
       WHERE c.org_id = ${request.orgId}::uuid AND c.acl && ${sql.param([...request.principals])}::text[]
         AND c.search @@ quote_literal(t.lexeme)::tsquery)`);
-  return result.rows.map((row) => String(row.lexeme));
-}
-
-/**
- * The relevance floor. BM25 scores do not say whether a question is covered at all: one rare word in common with a
- * page scores as high as a paraphrase of what the page answers. What does say it is the question's own terms: when
- * at least half of them occur in nothing the asker can read ("capital of France?" in a company's documents, where
- * only "capitals" is found), the sources do not cover the question, and whatever matched its other words is not an
- * answer to it.
- */
-function coversQuestion(terms: readonly string[], unknown: readonly string[]): boolean {
-  return terms.length === 0 || unknown.length * 2 < terms.length;
+  return result.rows.length * 2 < terms.length;
 }
 
 /** A chunk of a chosen document as the model may read it: its indexed text (title, heading path, slice). */
@@ -420,7 +433,7 @@ function evidenceOf(chosen: readonly { hit: SearchHit; tier: Tier }[]): Evidence
 }
 
 /** Chunks read at a time while choosing: a long document can match hundreds, of which the budget holds a few. */
-const CHUNKS_PER_READ = 32;
+const CHUNKS_PER_READ = 64;
 
 /**
  * Chooses chunks, strongest evidence first, while they fit the token budget: several of one document when they are
@@ -571,14 +584,14 @@ const answersQuestion = (hit: SearchHit) => hit.missingTerms.length === 0;
 export async function retrieveFromApps(store: Store, request: AppRetrievalRequest): Promise<Passage[]> {
   const attached = await attachedLane(store, request);
   const answerSources = await answerFilters(store, request);
-  const answers = answersLane(request, answerSources);
+  const answers = await answersLane(store, request, answerSources);
   const lanes = await lanesFor(store, request, answerSources);
   const all = [...(attached ? [attached] : []), ...(answers ? [answers] : []), ...lanes];
   const results = await Promise.all(all.map((lane) => searchLane(store, request, lane)));
   request.signal?.throwIfAborted();
   const terms = results[0]?.terms ?? [];
   const found = new Set(results.flatMap((result) => result.matchedTerms));
-  const covered = coversQuestion(terms, await unknownTerms(store, request, terms, found));
+  const covered = await coversQuestion(store, request, terms, found);
   const tiered: { hit: SearchHit; tier: Tier }[] = [];
   const ranked: SearchHit[] = [];
   results.forEach(({ hits }, index) => {
@@ -586,7 +599,7 @@ export async function retrieveFromApps(store: Store, request: AppRetrievalReques
     // attached files are what the asker wants read, whether or not the question's words are in them
     if (lane.pinned) tiered.push(...hits.map((hit) => ({ hit, tier: TIER.attached })));
     else if (!covered) return;
-    else if (lane === answers)
+    else if (lane.answers)
       tiered.push(...hits.filter(answersQuestion).map((hit) => ({ hit, tier: TIER.verifiedAnswer })));
     else ranked.push(...hits);
   });
