@@ -23,9 +23,21 @@ import { mayReadDebugLogs } from '../policies/debug-logs';
 import { CitationRenumberer } from './citations';
 import type { Generation } from './generations';
 import { referenceOf, type Passage } from './passages';
-import { buildMessages, buildSystemPrompt, type PromptInput } from './prompt';
+import {
+  buildMessages,
+  buildSystemPrompt,
+  sourceTokenBudget,
+  type PromptInput,
+  withinBudget,
+} from './prompt';
 import { completeSuggestions, suggestWithModel, type Suggestions } from './related';
-import { PROGRESS_DONE, PROGRESS_START, PROGRESS_WRITING, researchPassages } from './research';
+import {
+  PROGRESS_DONE,
+  PROGRESS_START,
+  PROGRESS_WRITING,
+  RESEARCH_PASSAGES_MAX,
+  researchPassages,
+} from './research';
 import { countByApp, retrieveFromApps } from './retrieval';
 import {
   AnswerWriter,
@@ -44,7 +56,7 @@ import {
   type WebSearchProvider,
 } from './web-search';
 
-/** Passages given to the model for an ordinary answer. */
+/** Documents whose passages the model may be given for an ordinary answer (within its token budget). */
 export const ANSWER_PASSAGES = 8;
 /** References shown when the model cited none. */
 export const FALLBACK_REFERENCES = 3;
@@ -100,13 +112,17 @@ export const NO_SOURCES: QuerySources = {
   answers: { search_all: false, filters: [] },
 };
 
-/** Retrieval for one search of the question (one hop in research), in the plan's scope, with the asker's ACL. */
+/**
+ * Retrieval for one search of the question (one hop in research), in the plan's scope, with the asker's ACL: at
+ * most `limit` documents, their passages within the model's budget for sources.
+ */
 export async function gather(
   deps: ChatDeps,
   plan: Plan,
   generation: Generation,
   q: string,
   limit: number,
+  budgetTokens: number,
 ): Promise<Passage[]> {
   const fromApps = (sources: QuerySources, attached: readonly string[]) =>
     retrieveFromApps(deps.store, {
@@ -116,6 +132,7 @@ export async function gather(
       sources,
       attachedUploadIds: attached,
       limit,
+      budgetTokens,
       signal: generation.signal,
     });
   if (plan.scope === 'APPS') return fromApps(plan.sources, plan.attachedUploadIds);
@@ -185,18 +202,25 @@ export async function runAnswer(
   generation.signal.addEventListener('abort', abortSideCalls, { once: true });
   try {
     // GATHERING_DATA
+    const budget = sourceTokenBudget(plan.model);
     if (generation.deepresearch) {
       generation.setStage('GATHERING_DATA', { progressBar: PROGRESS_START });
-      passages = await researchPassages(
-        generation,
-        plan.model,
-        question,
-        (q, limit) => gather(deps, plan, generation, q, limit),
-        (progress) => writer.progressBar(progress),
+      // research keeps RESEARCH_PASSAGES_MAX documents found by hops of `limit`: each hop gets its documents'
+      // share of the budget, and what the hops found together is cut back to it
+      passages = withinBudget(
+        await researchPassages(
+          generation,
+          plan.model,
+          question,
+          (q, limit) =>
+            gather(deps, plan, generation, q, limit, Math.floor((budget * limit) / RESEARCH_PASSAGES_MAX)),
+          (progress) => writer.progressBar(progress),
+        ),
+        budget,
       );
     } else {
       generation.setStage('GATHERING_DATA');
-      passages = await gather(deps, plan, generation, question, ANSWER_PASSAGES);
+      passages = await gather(deps, plan, generation, question, ANSWER_PASSAGES, budget);
     }
     generation.signal.throwIfAborted();
     await recordAnswerSources(

@@ -6,6 +6,8 @@
 import type { ModelMessage } from 'ai';
 import type { SearchScope } from '../../common/api/chat';
 import { PRODUCT_NAME } from '../../common/strings';
+import type { AnswerModel } from '../llm/registry';
+import { estimateTokens } from '../search';
 import { stripCitations } from './citations';
 import type { Passage } from './passages';
 
@@ -29,9 +31,61 @@ export type PromptInput = {
 
 const HISTORY_TURN_MAX_CHARS = 2000;
 
+/**
+ * Input tokens of the models Scout asks for, by the provider's model name (what is actually requested, so an
+ * override or an OpenAI-compatible server's own model is sized as what it is), as the providers publish them.
+ */
+const CONTEXT_TOKENS: Readonly<Record<string, number>> = {
+  'gpt-4.1': 1_047_576,
+  'gpt-4.1-mini': 1_047_576,
+  'gpt-4.1-nano': 1_047_576,
+  'chatgpt-4o-latest': 128_000,
+  'gpt-4o': 128_000,
+  o1: 200_000,
+  'o1-mini': 128_000,
+  'o3-mini': 200_000,
+  'gpt-4-turbo': 128_000,
+  'claude-sonnet-4-5': 200_000,
+  'claude-3-7-sonnet-latest': 200_000,
+  'claude-opus-4-1': 200_000,
+  'gemini-1.5-pro': 2_097_152,
+  'gemini-2.0-flash': 1_048_576,
+  'gemini-2.0-flash-thinking-exp': 32_000,
+  'llama-3.3-70b-versatile': 131_072,
+  'deepseek-reasoner': 64_000,
+  'grok-beta': 131_072,
+  'grok-2-1212': 131_072,
+};
+/** A model Scout cannot size (a local server's own choice): the window of a small local model. */
+export const UNKNOWN_CONTEXT_TOKENS = 8192;
+/** The share of the window the sources may fill: the rest is instructions, the conversation and the answer. */
+const SOURCES_SHARE = 0.25;
+/** Sources past this add cost and distraction more than facts, however large the window. */
+export const MAX_SOURCE_TOKENS = 12_000;
+/** With no model, the extractive answer picks sentences from the sources: as much as one careful reader would. */
+export const EXTRACTIVE_SOURCE_TOKENS = 4000;
+
+/** Estimated tokens (estimateTokens) of source text the model can be given for one answer. */
+export function sourceTokenBudget(model: AnswerModel): number {
+  if (model.kind === 'extractive') return EXTRACTIVE_SOURCE_TOKENS;
+  const context = CONTEXT_TOKENS[model.providerModel] ?? UNKNOWN_CONTEXT_TOKENS;
+  return Math.min(Math.floor(context * SOURCES_SHARE), MAX_SOURCE_TOKENS);
+}
+
 function localDate(now: Date, offsetMinutes: number): string {
   const local = new Date(now.getTime() + offsetMinutes * 60_000);
   return local.toISOString().slice(0, 10);
+}
+
+/** The passages, in order, that fit the budget together (estimated tokens of their text); the rest are left out. */
+export function withinBudget(passages: readonly Passage[], budgetTokens: number): Passage[] {
+  let left = budgetTokens;
+  return passages.filter((passage) => {
+    const cost = estimateTokens(passage.text);
+    if (cost > left) return false;
+    left -= cost;
+    return true;
+  });
 }
 
 export function formatSource(passage: Passage, index: number): string {
@@ -42,6 +96,11 @@ export function formatSource(passage: Passage, index: number): string {
   if (passage.url) facts.push(passage.url);
   return `[${index + 1}] ${passage.title || 'Untitled'} (${facts.join(', ')})\n${passage.text.trim()}`;
 }
+
+const NO_WEB_RESULTS = '(no sources were found for this question)';
+/** Below the relevance floor (retrieval.ts) nothing is given: the answer must not read as if something were. */
+export const NOT_COVERED_BY_SOURCES =
+  '(none of the workplace sources the asker can read cover this question: say so plainly before anything else)';
 
 export function buildSystemPrompt(input: PromptInput): string {
   const lines: string[] = [
@@ -81,7 +140,8 @@ export function buildSystemPrompt(input: PromptInput): string {
   }
   if (input.scope !== 'AI_ONLY') {
     lines.push('', 'Sources:');
-    if (input.passages.length === 0) lines.push('(no sources were found for this question)');
+    if (input.passages.length === 0)
+      lines.push(input.scope === 'WEB' ? NO_WEB_RESULTS : NOT_COVERED_BY_SOURCES);
     input.passages.forEach((passage, index) => lines.push('', formatSource(passage, index)));
   }
   return lines.join('\n');

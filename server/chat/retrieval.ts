@@ -1,7 +1,12 @@
 /**
  * Retrieval for an answer (DESIGN §6, GATHERING_DATA). Every search goes through server/search with the asker's
  * principals, so the ACL is applied inside the index query and an answer can only ever see documents its asker can
- * read. The scope's selection (apps, files, verified answers, attached files) only narrows what is searched.
+ * read. The scope's selection (apps, files, verified answers, attached files) only narrows what is searched. The
+ * chunks the model reads are fetched again with the ACL inside that query too.
+ *
+ * What the model reads is passages, not documents: the best documents' chunks ranked by the search's own chunk
+ * scores, each with its neighbours, within the model's token budget, joined where adjacent, without repeats; one
+ * numbered source per document, in the order of its strongest chunk.
  *
  * Where things live in the index: an app's documents have the app's shortname as source (an individual or org
  * connection as connection_id); uploads are the documents their `uploads.document_id` names (source 'files');
@@ -18,14 +23,15 @@ import {
   type SkillFilter,
 } from '../../common/api/chat';
 import { documentChunks, documents, uploads } from '../db/schema';
-import type { Store } from '../db/store';
-import { searchChunks, type SearchFilters, type SearchHit } from '../search';
+import type { Store, Tx } from '../db/store';
+import {
+  estimateTokens,
+  searchChunks,
+  type SearchFilters,
+  type SearchHit,
+  type SearchResults,
+} from '../search';
 import type { Passage } from './passages';
-
-/** Characters of a chunk the model reads per source. */
-const PASSAGE_MAX_CHARS = 2400;
-/** Chunks per document given to the model. */
-const CHUNKS_PER_DOCUMENT = 2;
 
 type Lane = {
   filters: SearchFilters;
@@ -33,6 +39,8 @@ type Lane = {
   excludeSources?: ReadonlySet<string>;
   /** Attached files: always kept, ahead of everything else; an empty query falls back to their beginning. */
   pinned?: boolean;
+  /** Verified answers searched first (only those holding every word of the question are kept): a few, unexpanded. */
+  answers?: boolean;
 };
 
 export type AppRetrievalRequest = {
@@ -42,7 +50,10 @@ export type AppRetrievalRequest = {
   sources: QuerySources;
   /** Upload ids attached to the question or the topic. */
   attachedUploadIds: readonly string[];
+  /** Documents at most. */
   limit: number;
+  /** Estimated tokens (estimateTokens) of passage text at most, over all passages. */
+  budgetTokens: number;
   signal?: AbortSignal;
 };
 
@@ -174,16 +185,24 @@ function mergeSourceLanes(lanes: Lane[]): Lane[] {
   return [...rest, { filters: { sources: plain.flatMap((lane) => lane.filters.sources ?? []) } }];
 }
 
-async function lanesFor(store: Store, request: AppRetrievalRequest): Promise<Lane[]> {
+async function lanesFor(
+  store: Store,
+  request: AppRetrievalRequest,
+  answers: SearchFilters | null,
+): Promise<Lane[]> {
   const { sources } = request;
   // Everything selected (the default): one search over every readable document.
   if (sources.skills.search_all && sources.files.search_all && sources.answers.search_all) {
     return [{ filters: {} }];
   }
-  return mergeSourceLanes(await selectedLanes(store, request));
+  return mergeSourceLanes(await selectedLanes(store, request, answers));
 }
 
-async function selectedLanes(store: Store, request: AppRetrievalRequest): Promise<Lane[]> {
+async function selectedLanes(
+  store: Store,
+  request: AppRetrievalRequest,
+  answers: SearchFilters | null,
+): Promise<Lane[]> {
   const { sources, orgId } = request;
   const lanes: Lane[] = [];
   const otherSources = new Set<string>([ReferenceSource.files, ReferenceSource.verifiedAnswers]);
@@ -198,13 +217,46 @@ async function selectedLanes(store: Store, request: AppRetrievalRequest): Promis
     const ids = await documentIdsOfUploads(store, orgId, sources.files.filters);
     if (ids.length > 0) lanes.push({ filters: { documentIds: ids } });
   }
-  if (sources.answers.search_all) {
-    lanes.push({ filters: { sources: [ReferenceSource.verifiedAnswers] } });
-  } else if (sources.answers.filters.length > 0) {
-    const ids = await documentIdsOfAnswers(store, orgId, sources.answers.filters);
-    if (ids.length > 0) lanes.push({ filters: { documentIds: ids } });
-  }
+  if (answers) lanes.push({ filters: answers });
   return lanes;
+}
+
+/** The selected verified answers as search filters; null when none are selected. */
+async function answerFilters(store: Store, request: AppRetrievalRequest): Promise<SearchFilters | null> {
+  const { answers } = request.sources;
+  if (answers.search_all) return { sources: [ReferenceSource.verifiedAnswers] };
+  if (answers.filters.length === 0) return null;
+  const ids = await documentIdsOfAnswers(store, request.orgId, answers.filters);
+  return ids.length > 0 ? { documentIds: ids } : null;
+}
+
+/** Verified answers per question: a few, as only one that answers the question is cited first. */
+const ANSWERS_SEARCHED = 3;
+
+/**
+ * The selected verified answers, searched on their own (they are ranked with everything else too), so one that
+ * answers the question is found and cited first however the rest ranks. A blank question (an attached file alone)
+ * holds no words for an answer to hold; where the asker can read no verified answer there is nothing to search
+ * (a search filtered to rows that do not exist still walks the index for the question's words).
+ */
+async function answersLane(
+  store: Store,
+  request: AppRetrievalRequest,
+  filters: SearchFilters | null,
+): Promise<Lane | null> {
+  if (!filters || request.q.trim() === '' || request.principals.length === 0) return null;
+  const [readable] = await store.db
+    .select({ id: documentChunks.id })
+    .from(documentChunks)
+    .where(
+      and(
+        eq(documentChunks.orgId, request.orgId),
+        eq(documentChunks.source, ReferenceSource.verifiedAnswers),
+        sql`${documentChunks.acl} && ${sql.param([...request.principals])}::text[]`,
+      ),
+    )
+    .limit(1);
+  return readable ? { filters, answers: true } : null;
 }
 
 async function attachedLane(store: Store, request: AppRetrievalRequest): Promise<Lane | null> {
@@ -213,41 +265,262 @@ async function attachedLane(store: Store, request: AppRetrievalRequest): Promise
   return ids.length > 0 ? { filters: { documentIds: ids }, pinned: true } : null;
 }
 
-async function searchLane(store: Store, request: AppRetrievalRequest, lane: Lane): Promise<SearchHit[]> {
+async function searchLane(
+  store: Store,
+  request: AppRetrievalRequest,
+  lane: Lane,
+): Promise<Pick<SearchResults, 'hits' | 'terms' | 'matchedTerms'>> {
   const base = {
     orgId: request.orgId,
     principals: request.principals,
     filters: lane.filters,
-    limit: lane.excludeSources ? request.limit * 2 : request.limit,
+    limit: lane.answers ? ANSWERS_SEARCHED : lane.excludeSources ? request.limit * 2 : request.limit,
     count: false,
+    // the question's own words are what a verified answer must hold: feedback terms would only cost time
+    ...(lane.answers ? { feedback: false } : {}),
   };
-  let { hits } = await searchChunks(store, { ...base, q: request.q });
+  const found = await searchChunks(store, { ...base, q: request.q });
+  let { hits } = found;
   // An attached file the question's words do not match is still what the asker wants read.
   if (lane.pinned && hits.length === 0) ({ hits } = await searchChunks(store, { ...base, q: '' }));
-  return lane.excludeSources ? hits.filter((hit) => !lane.excludeSources!.has(hit.source)) : hits;
+  return {
+    hits: lane.excludeSources ? hits.filter((hit) => !lane.excludeSources!.has(hit.source)) : hits,
+    terms: found.terms,
+    matchedTerms: found.matchedTerms,
+  };
 }
 
-/** The chunk texts the model reads, for the hits chosen, keyed by chunk id. Org-filtered like every query. */
-async function chunkTexts(
+/**
+ * The relevance floor. BM25 scores do not say whether a question is covered at all: one rare word in common with a
+ * page scores as high as a paraphrase of what the page answers. What does say it is the question's own terms: when
+ * at least half of them occur in nothing the asker can read ("capital of France?" in a company's documents, where
+ * only "capitals" is found), the sources do not cover the question, and whatever matched its other words is not an
+ * answer to it. A term a search found is known; the others are looked up in every readable chunk (a search only
+ * looks at its best candidates), with the ACL inside the query, unless the known ones already make the majority.
+ */
+async function coversQuestion(
   store: Store,
-  orgId: string,
-  hits: readonly SearchHit[],
-): Promise<Map<string, string>> {
-  const ids = hits.flatMap((hit) => hit.chunks.slice(0, CHUNKS_PER_DOCUMENT).map((chunk) => chunk.chunkId));
-  if (ids.length === 0) return new Map();
-  const rows = await store.db
-    .select({ id: documentChunks.id, body: documentChunks.body })
+  request: AppRetrievalRequest,
+  terms: readonly string[],
+  found: ReadonlySet<string>,
+): Promise<boolean> {
+  const unsure = terms.filter((term) => !found.has(term));
+  if (unsure.length * 2 < terms.length || terms.length === 0) return true;
+  if (request.principals.length === 0) return false;
+  const result = await store.db.execute(sql`
+    SELECT t.lexeme FROM unnest(${sql.param(unsure)}::text[]) AS t(lexeme)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM document_chunks c
+      WHERE c.org_id = ${request.orgId}::uuid AND c.acl && ${sql.param([...request.principals])}::text[]
+        AND c.search @@ quote_literal(t.lexeme)::tsquery)`);
+  return result.rows.length * 2 < terms.length;
+}
+
+/** A chunk of a chosen document as the model may read it: its indexed text (title, heading path, slice). */
+type ChunkText = {
+  id: string;
+  documentId: string;
+  ord: number;
+  /** The indexed text: title and heading path, a blank line, then the body slice `[start, end)`. */
+  body: string;
+  start: number;
+  end: number;
+};
+
+/**
+ * The chunks `which` names, with the ACL inside the query: a chunk the asker cannot read is never fetched, whatever
+ * the hits said. Read in the same transaction as the bodies the joins need, so offsets and bodies agree.
+ */
+async function readChunks(
+  tx: Tx,
+  request: Pick<AppRetrievalRequest, 'orgId' | 'principals'>,
+  which: SQL,
+): Promise<ChunkText[]> {
+  if (request.principals.length === 0) return [];
+  const rows = await tx
+    .select({
+      id: documentChunks.id,
+      documentId: documentChunks.documentId,
+      ord: documentChunks.ord,
+      body: documentChunks.body,
+      start: documentChunks.startOffset,
+      end: documentChunks.endOffset,
+    })
     .from(documentChunks)
-    .where(and(eq(documentChunks.orgId, orgId), inArray(documentChunks.id, ids)));
+    .where(
+      and(
+        eq(documentChunks.orgId, request.orgId),
+        sql`${documentChunks.acl} && ${sql.param([...request.principals])}::text[]`,
+        which,
+      ),
+    );
+  return rows.map((row) => ({ ...row, start: row.start ?? 0, end: row.end ?? 0 }));
+}
+
+/** The chunks at these places (document, ord) that exist, keyed by place. */
+async function readChunksAt(
+  tx: Tx,
+  request: Pick<AppRetrievalRequest, 'orgId' | 'principals'>,
+  places: readonly { documentId: string; ord: number }[],
+): Promise<Map<string, ChunkText>> {
+  if (places.length === 0) return new Map();
+  const chunks = await readChunks(
+    tx,
+    request,
+    sql`(${documentChunks.documentId}, ${documentChunks.ord}) IN (SELECT * FROM unnest(
+      ${sql.param(places.map((place) => place.documentId))}::uuid[], ${sql.param(places.map((place) => place.ord))}::int[]))`,
+  );
+  return new Map(chunks.map((chunk) => [placeOf(chunk), chunk]));
+}
+
+const placeOf = (place: { documentId: string; ord: number }) => `${place.documentId}:${place.ord}`;
+
+/** Bodies of the readable documents among these (for the text between two joined chunks). */
+async function readBodies(
+  tx: Tx,
+  request: Pick<AppRetrievalRequest, 'orgId' | 'principals'>,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: documents.id, body: documents.body })
+    .from(documents)
+    .where(
+      and(
+        eq(documents.orgId, request.orgId),
+        sql`${documents.acl} && ${sql.param([...request.principals])}::text[]`,
+        inArray(documents.id, [...ids]),
+      ),
+    );
   return new Map(rows.map((row) => [row.id, row.body]));
 }
 
-function passageOf(hit: SearchHit, texts: Map<string, string>): Passage {
-  const parts = hit.chunks
-    .slice(0, CHUNKS_PER_DOCUMENT)
-    .map((chunk) => texts.get(chunk.chunkId))
-    .filter((text): text is string => Boolean(text));
-  const text = (parts.length > 0 ? parts.join('\n…\n') : hit.snippet).slice(0, PASSAGE_MAX_CHARS);
+/** The body slice of an indexed chunk text (chunking.ts: the indexed text ends with it). */
+function sliceOf(chunk: ChunkText): string {
+  const length = chunk.end - chunk.start;
+  return length > 0 ? chunk.body.slice(chunk.body.length - length) : '';
+}
+
+/** Text compared for duplicates: the same words in the same order, whatever the spacing and case. */
+const comparable = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** Between two passages of one source, as the model reads them. */
+export const PASSAGE_SEPARATOR = '\n…\n';
+const SEPARATOR_TOKENS = estimateTokens(PASSAGE_SEPARATOR);
+
+/** Where a hit stands: attached files first, then verified answers that match, then the rest by score. */
+const TIER = { attached: 0, verifiedAnswer: 1, ranked: 2 } as const;
+type Tier = (typeof TIER)[keyof typeof TIER];
+
+type Evidence = { hit: SearchHit; tier: Tier; chunkId: string; weight: number };
+
+/**
+ * Every matching chunk of the chosen hits, strongest evidence first. A chunk weighs its document's score scaled by
+ * its share of the document's best chunk: within one search that is the search's own chunk score (with the
+ * document's recency), and it stays on the document's scale when the score is a fusion with the vector signal.
+ */
+function evidenceOf(chosen: readonly { hit: SearchHit; tier: Tier }[]): Evidence[] {
+  const evidence = chosen.flatMap(({ hit, tier }) => {
+    const best = hit.chunks[0]?.score ?? 0;
+    return hit.chunks.map((chunk) => ({
+      hit,
+      tier,
+      chunkId: chunk.chunkId,
+      weight: best > 0 ? (hit.score * chunk.score) / best : hit.score,
+    }));
+  });
+  return evidence.sort((a, b) => a.tier - b.tier || b.weight - a.weight);
+}
+
+/** Chunks read at a time while choosing: a long document can match hundreds, of which the budget holds a few. */
+const CHUNKS_PER_READ = 64;
+
+/**
+ * Chooses chunks, strongest evidence first, while they fit the token budget: several of one document when they are
+ * the best, none of a document whose chunks are all weaker than what filled the budget. A chunk whose text is
+ * already given (the same words, or inside a chosen chunk) is dropped. Each chosen chunk brings the chunks around
+ * it (the next, then the one before) on its evidence: a passage runs on past the words that matched, and the
+ * sentence that answers a paraphrase often shares none of them. Reading stops once a whole read fits nothing more:
+ * the budget is then all but spent.
+ */
+async function chooseChunks(
+  tx: Tx,
+  request: AppRetrievalRequest,
+  evidence: readonly Evidence[],
+): Promise<{ picks: Evidence[]; texts: Map<string, ChunkText> }> {
+  const picks: Evidence[] = [];
+  const texts = new Map<string, ChunkText>();
+  const given: string[] = [];
+  let left = request.budgetTokens;
+  const offer = (item: Evidence, chunk: ChunkText): boolean => {
+    const text = comparable(sliceOf(chunk) || chunk.body);
+    if (texts.has(chunk.id) || given.some((other) => other.includes(text))) return false;
+    const cost = estimateTokens(chunk.body) + SEPARATOR_TOKENS;
+    if (cost > left) return false;
+    left -= cost;
+    given.push(text);
+    picks.push(item);
+    texts.set(chunk.id, chunk);
+    return true;
+  };
+  for (let from = 0; from < evidence.length; from += CHUNKS_PER_READ) {
+    const batch = evidence.slice(from, from + CHUNKS_PER_READ);
+    const ids = batch.map((item) => item.chunkId);
+    const read = new Map(
+      (await readChunks(tx, request, inArray(documentChunks.id, ids))).map((chunk) => [chunk.id, chunk]),
+    );
+    const around = await readChunksAt(
+      tx,
+      request,
+      [...read.values()].flatMap((chunk) => [
+        { documentId: chunk.documentId, ord: chunk.ord + 1 },
+        { documentId: chunk.documentId, ord: chunk.ord - 1 },
+      ]),
+    );
+    const before = picks.length;
+    for (const item of batch) {
+      const chunk = read.get(item.chunkId);
+      if (!chunk) continue;
+      if (!offer(item, chunk)) continue;
+      for (const step of [1, -1]) {
+        const next = around.get(placeOf({ documentId: chunk.documentId, ord: chunk.ord + step }));
+        if (next) offer({ ...item, chunkId: next.id }, next);
+      }
+    }
+    if (picks.length === before) break;
+  }
+  return { picks, texts };
+}
+
+/**
+ * The passages of one document: runs of chosen chunks of adjacent `ord` read as one (the first chunk's title and
+ * heading path, then the body from its slice to the last one's end), runs in the order of their best evidence.
+ */
+function documentText(
+  picks: readonly Evidence[],
+  texts: ReadonlyMap<string, ChunkText>,
+  body: string | undefined,
+): string {
+  const chunks = picks.map((pick) => texts.get(pick.chunkId)!);
+  const byOrd = [...chunks].sort((a, b) => a.ord - b.ord);
+  const runs: ChunkText[][] = [];
+  for (const chunk of byOrd) {
+    const run = runs.at(-1);
+    if (run && body !== undefined && chunk.ord === run.at(-1)!.ord + 1) run.push(chunk);
+    else runs.push([chunk]);
+  }
+  const rank = (run: ChunkText[]) => Math.min(...run.map((chunk) => chunks.indexOf(chunk)));
+  return runs
+    .sort((a, b) => rank(a) - rank(b))
+    .map((run) => {
+      const first = run[0]!;
+      const end = Math.max(...run.map((chunk) => chunk.end));
+      return run.length > 1 ? first.body + body!.slice(first.end, end) : first.body;
+    })
+    .join(PASSAGE_SEPARATOR);
+}
+
+function passageOf(hit: SearchHit, text: string): Passage {
   return {
     id: hit.documentId,
     title: hit.title,
@@ -264,29 +537,84 @@ function passageOf(hit: SearchHit, texts: Map<string, string>): Passage {
 }
 
 /**
- * The best passages for a question over the selected apps, files and verified answers, best first, one per
- * document. Attached files come first.
+ * The passages of the chosen hits within the budget: one source per document, in the order of its strongest
+ * chosen chunk, holding every chunk of it that was chosen. A document none of whose chunks were chosen is left out.
+ */
+async function passagesOf(
+  store: Store,
+  request: AppRetrievalRequest,
+  chosen: readonly { hit: SearchHit; tier: Tier }[],
+): Promise<Passage[]> {
+  const evidence = evidenceOf(chosen);
+  // one snapshot: the offsets of the chunks and the bodies they slice agree
+  return store.db.transaction(
+    async (tx) => {
+      const { picks, texts } = await chooseChunks(tx, request, evidence);
+      const byDocument = new Map<string, Evidence[]>();
+      for (const pick of picks)
+        byDocument.set(pick.hit.documentId, [...(byDocument.get(pick.hit.documentId) ?? []), pick]);
+      const joined = [...byDocument].filter(([, items]) => {
+        const ords = new Set(items.map((item) => texts.get(item.chunkId)!.ord));
+        return [...ords].some((ord) => ords.has(ord + 1));
+      });
+      const bodies = await readBodies(
+        tx,
+        request,
+        joined.map(([documentId]) => documentId),
+      );
+      return [...byDocument.values()].map((items) =>
+        passageOf(items[0]!.hit, documentText(items, texts, bodies.get(items[0]!.hit.documentId))),
+      );
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+}
+
+/**
+ * A verified answer answers the question when it holds every one of the question's words: one that shares only some
+ * ("how long …") is an ordinary document, ranked with the rest.
+ */
+const answersQuestion = (hit: SearchHit) => hit.missingTerms.length === 0;
+
+/**
+ * The best passages for a question over the selected apps, files and verified answers, within the request's token
+ * budget: attached files first, then verified answers that answer the question, then the strongest evidence of the
+ * best `limit` documents. A question below the relevance floor gets only its attached files.
  */
 export async function retrieveFromApps(store: Store, request: AppRetrievalRequest): Promise<Passage[]> {
   const attached = await attachedLane(store, request);
-  const lanes = await lanesFor(store, request);
-  const all = [...(attached ? [attached] : []), ...lanes];
+  const answerSources = await answerFilters(store, request);
+  const answers = await answersLane(store, request, answerSources);
+  const lanes = await lanesFor(store, request, answerSources);
+  const all = [...(attached ? [attached] : []), ...(answers ? [answers] : []), ...lanes];
   const results = await Promise.all(all.map((lane) => searchLane(store, request, lane)));
   request.signal?.throwIfAborted();
-  const pinned: SearchHit[] = [];
+  const terms = results[0]?.terms ?? [];
+  const found = new Set(results.flatMap((result) => result.matchedTerms));
+  const covered = await coversQuestion(store, request, terms, found);
+  const tiered: { hit: SearchHit; tier: Tier }[] = [];
   const ranked: SearchHit[] = [];
-  results.forEach((hits, index) => (all[index]!.pinned ? pinned : ranked).push(...hits));
+  results.forEach(({ hits }, index) => {
+    const lane = all[index]!;
+    // attached files are what the asker wants read, whether or not the question's words are in them
+    if (lane.pinned) tiered.push(...hits.map((hit) => ({ hit, tier: TIER.attached })));
+    else if (!covered) return;
+    else if (lane.answers)
+      tiered.push(...hits.filter(answersQuestion).map((hit) => ({ hit, tier: TIER.verifiedAnswer })));
+    else ranked.push(...hits);
+  });
   ranked.sort((a, b) => b.score - a.score);
-  const chosen: SearchHit[] = [];
+  const chosen: { hit: SearchHit; tier: Tier }[] = [];
   const seen = new Set<string>();
-  for (const hit of [...pinned, ...ranked]) {
-    if (seen.has(hit.documentId)) continue;
-    seen.add(hit.documentId);
-    chosen.push(hit);
+  for (const entry of [...tiered, ...ranked.map((hit) => ({ hit, tier: TIER.ranked }))]) {
+    if (seen.has(entry.hit.documentId)) continue;
+    seen.add(entry.hit.documentId);
+    chosen.push(entry);
     if (chosen.length >= request.limit) break;
   }
-  const texts = await chunkTexts(store, request.orgId, chosen);
-  return chosen.map((hit) => passageOf(hit, texts));
+  const passages = await passagesOf(store, request, chosen);
+  request.signal?.throwIfAborted();
+  return passages;
 }
 
 /** SKILL_RETRIEVED's counts: documents per app, in the order apps first appear among the passages. */
