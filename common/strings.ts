@@ -439,3 +439,16 @@ export const fakeVendors = {
   /** Ours: the fake admin-consent page's refusal, so tests and a person trying dev mode can decline. */
   DENY: 'Deny',
 } as const;
+
+/**
+ * Ours (issue 13: Web and AI Only say what they will do before the question is sent): the line under the scope
+ * tabs. The two refusals are the texts the server answers with when asked anyway.
+ */
+export const scopeNotices = {
+  WEB: 'Web answers from web search results: your apps and files are not searched.',
+  AI_ONLY: 'AI Only answers from the model alone: your apps, files and the web are not searched.',
+  NO_MODEL_FOR_AI_ONLY:
+    'No AI model is configured on this Scout server, so AI Only mode cannot answer. Switch to Apps or Web to get the most relevant passages instead.',
+  WEB_SEARCH_NOT_CONFIGURED:
+    'Web search is not configured on this Scout server. Ask your admin to set WEB_SEARCH_API_KEY, or switch to Apps or AI Only.',
+} as const;

@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import type { QueryMessage } from '../common/api/chat';
-import { chat as chatStrings, validation } from '../common/strings';
+import { chat as chatStrings, scopeNotices, validation } from '../common/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import { ChatTestClient } from '../server/chat/testing/chat-client';
 import { startWebSearchServer, type WebSearchTestServer } from '../server/chat/testing/web-search-server';
@@ -157,6 +157,8 @@ describe('answers', () => {
       await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
       await page.getByTestId('new-topic').click();
       await page.getByTestId('scope-tabs').getByText('Web', { exact: true }).click();
+      // the box says what Web will do before anything is sent
+      await expect.poll(() => page.getByTestId('scope-notice').innerText()).toBe(scopeNotices.WEB);
       await ask(page, 'How long is parental leave elsewhere?');
       const answer = lastAnswer(page);
       await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');

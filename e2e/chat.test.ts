@@ -9,6 +9,7 @@ import type { LoginTokens } from '../common/api/session';
 import {
   chat as chatStrings,
   feedback as feedbackStrings,
+  scopeNotices,
   topics as topicStrings,
   validation,
 } from '../common/strings';
@@ -360,6 +361,14 @@ describe('asking a question', () => {
         expect(await answer.getByTestId('reference').count()).toBeGreaterThan(0);
         expect(model.requests.length).toBe(before);
         await snap(page, 'chat-extractive');
+
+        // AI Only cannot answer here: the box says so before sending, and does not send
+        await page.getByTestId('scope-tabs').getByText('AI Only', { exact: true }).click();
+        await expect
+          .poll(() => page.getByTestId('scope-notice').innerText())
+          .toBe(scopeNotices.NO_MODEL_FOR_AI_ONLY);
+        await page.getByTestId('question-textarea').fill('What is a good team name?');
+        expect(await page.getByTestId('send').isDisabled()).toBe(true);
       });
     } finally {
       vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', model.url);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { querySourcesSchema } from '../../common/api/chat';
-import { validation } from '../../common/strings';
+import { scopeNotices, validation } from '../../common/strings';
 import {
   ALL_SOURCES_SCOPE,
   clearAll,
@@ -10,6 +10,7 @@ import {
   hasDetails,
   parseDetails,
   querySourcesOf,
+  scopeNotice,
   scopeRefusal,
   selectAll,
   selectScope,
@@ -74,15 +75,45 @@ describe('search scope', () => {
     expect(toggleAnswers(selectScope('WEB')).scope).toBe('APPS');
   });
 
+  const everything = { generative: true, webSearch: true };
+
   it('refuses what the spec refuses', () => {
-    expect(scopeRefusal(clearAll(ALL_SOURCES_SCOPE), options, false)).toBe(validation.SELECT_SOURCES);
-    expect(scopeRefusal(ALL_SOURCES_SCOPE, { apps: [], files: false, answers: false }, false)).toBe(
-      validation.CONNECT_APPS_FOR_APPS_MODE,
+    expect(scopeRefusal(clearAll(ALL_SOURCES_SCOPE), options, false, everything)).toBe(
+      validation.SELECT_SOURCES,
     );
-    expect(scopeRefusal(selectScope('AI_ONLY'), options, true)).toBe(validation.RESEARCH_NO_AI_ONLY);
-    expect(scopeRefusal(selectScope('AI_ONLY'), options, false)).toBeNull();
-    expect(scopeRefusal(selectScope('WEB'), options, true)).toBeNull();
-    expect(scopeRefusal(ALL_SOURCES_SCOPE, options, true)).toBeNull();
+    expect(
+      scopeRefusal(ALL_SOURCES_SCOPE, { apps: [], files: false, answers: false }, false, everything),
+    ).toBe(validation.CONNECT_APPS_FOR_APPS_MODE);
+    expect(scopeRefusal(selectScope('AI_ONLY'), options, true, everything)).toBe(
+      validation.RESEARCH_NO_AI_ONLY,
+    );
+    expect(scopeRefusal(selectScope('AI_ONLY'), options, false, everything)).toBeNull();
+    expect(scopeRefusal(selectScope('WEB'), options, true, everything)).toBeNull();
+    expect(scopeRefusal(ALL_SOURCES_SCOPE, options, true, everything)).toBeNull();
+  });
+
+  it('says what Web and AI Only will do before sending, and refuses what this server cannot answer', () => {
+    expect(scopeNotice(ALL_SOURCES_SCOPE, everything)).toBeNull();
+    expect(scopeNotice(selectScope('WEB'), everything)).toEqual({ text: scopeNotices.WEB, blocks: false });
+    expect(scopeNotice(selectScope('AI_ONLY'), everything)).toEqual({
+      text: scopeNotices.AI_ONLY,
+      blocks: false,
+    });
+    // while the model list loads nothing is refused: the server still has the last word
+    expect(scopeNotice(selectScope('AI_ONLY'), undefined)?.blocks).toBe(false);
+    const bare = { generative: false, webSearch: false };
+    expect(scopeNotice(selectScope('AI_ONLY'), bare)).toEqual({
+      text: scopeNotices.NO_MODEL_FOR_AI_ONLY,
+      blocks: true,
+    });
+    expect(scopeRefusal(selectScope('AI_ONLY'), options, false, bare)).toBe(
+      scopeNotices.NO_MODEL_FOR_AI_ONLY,
+    );
+    expect(scopeRefusal(selectScope('WEB'), options, false, bare)).toBe(
+      scopeNotices.WEB_SEARCH_NOT_CONFIGURED,
+    );
+    // Apps answers without a model (quoted passages): nothing to refuse
+    expect(scopeRefusal(ALL_SOURCES_SCOPE, options, false, bare)).toBeNull();
   });
 });
 

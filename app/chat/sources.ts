@@ -2,7 +2,8 @@
 // AI Only, and in Apps mode which connected apps (each optionally narrowed by the specify-sources entries), files
 // and verified answers. Pure, so the selection rules and the refusals are tested without a screen.
 import type { AppDetails, QuerySources, SearchScope, SkillFilter } from '../../common/api/chat';
-import { validation } from '../../common/strings';
+import type { LlmListResponse } from '../../common/api/llms';
+import { scopeNotices, validation } from '../../common/strings';
 
 /** What the Apps popover can offer. */
 export type ScopeOptions = {
@@ -175,9 +176,38 @@ export function querySourcesOf(state: ScopeState, options: ScopeOptions): QueryS
   };
 }
 
+/** What this server can do for Web and AI Only; unknown (still loading) until the model list arrives. */
+export type ScopeCapabilities = Pick<LlmListResponse, 'generative' | 'webSearch'> | undefined;
+
+/**
+ * What Web and AI Only will do with the question, said under the tabs before it is sent; `blocks` when this
+ * server cannot answer in that scope at all (the text is then the server's own refusal). Null for Apps.
+ */
+export function scopeNotice(
+  state: ScopeState,
+  capabilities: ScopeCapabilities,
+): { text: string; blocks: boolean } | null {
+  if (state.scope === 'AI_ONLY')
+    return capabilities?.generative === false
+      ? { text: scopeNotices.NO_MODEL_FOR_AI_ONLY, blocks: true }
+      : { text: scopeNotices.AI_ONLY, blocks: false };
+  if (state.scope === 'WEB')
+    return capabilities?.webSearch === false
+      ? { text: scopeNotices.WEB_SEARCH_NOT_CONFIGURED, blocks: true }
+      : { text: scopeNotices.WEB, blocks: false };
+  return null;
+}
+
 /** Why this question may not be sent as it stands (spec §5), or null. */
-export function scopeRefusal(state: ScopeState, options: ScopeOptions, research: boolean): string | null {
+export function scopeRefusal(
+  state: ScopeState,
+  options: ScopeOptions,
+  research: boolean,
+  capabilities: ScopeCapabilities,
+): string | null {
   if (research && state.scope === 'AI_ONLY') return validation.RESEARCH_NO_AI_ONLY;
+  const notice = scopeNotice(state, capabilities);
+  if (notice?.blocks) return notice.text;
   if (state.scope !== 'APPS') return null;
   if (countAvailable(options) === 0) return validation.CONNECT_APPS_FOR_APPS_MODE;
   if (countSelected(state, options) === 0) return validation.SELECT_SOURCES;

@@ -30,5 +30,7 @@ export const llmListResponseSchema = z.object({
   llms: z.array(llmOptionSchema),
   /** False when no provider is configured at all: answers are then extractive (quoted passages). */
   generative: z.boolean(),
+  /** False when no web search provider is configured: Web questions are refused. */
+  webSearch: z.boolean(),
 });
 export type LlmListResponse = z.infer<typeof llmListResponseSchema>;

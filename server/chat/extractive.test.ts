@@ -122,8 +122,14 @@ it('GET /api/v1/llms lists every model as not configured', async () => {
     headers: { authorization: `Bearer ${h.aliceToken}` },
   });
   expect(res.statusCode).toBe(200);
-  const body = res.json<{ generative: boolean; llms: { enabled: boolean; reason: string }[] }>();
+  const body = res.json<{
+    generative: boolean;
+    webSearch: boolean;
+    llms: { enabled: boolean; reason: string }[];
+  }>();
   expect(body.generative).toBe(false);
+  // the question box says so before a Web question is sent (app/chat/sources.ts scopeNotice)
+  expect(body.webSearch).toBe(false);
   expect(body.llms).toHaveLength(20);
   expect(body.llms.every((llm) => !llm.enabled && llm.reason === 'NOT_CONFIGURED')).toBe(true);
 });

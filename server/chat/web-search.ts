@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { ReferenceSource } from '../../common/api/messages';
+import { scopeNotices } from '../../common/strings';
 import type { LlmEnvironment } from '../llm/config';
 import type { Passage } from './passages';
 
-export const WEB_SEARCH_NOT_CONFIGURED =
-  'Web search is not configured on this Scout server. Ask your admin to set WEB_SEARCH_API_KEY, or switch to Apps or AI Only.';
+export const WEB_SEARCH_NOT_CONFIGURED = scopeNotices.WEB_SEARCH_NOT_CONFIGURED;
 export const WEB_SEARCH_FAILED = 'The web search failed. Please try again, or switch to Apps or AI Only.';
 
 export type WebResult = { title: string; url: string; snippet: string; publishedAt: Date | null };

@@ -10,6 +10,7 @@
  * Words of the question that stay together in the sentence earn a phrase bonus, and a question asking for an
  * amount, a duration or a date prefers the sentences that state one.
  */
+import { scopeNotices } from '../../common/strings';
 import type { Passage } from '../chat/passages';
 import { averageLength, idf, scoreChunk, type CollectionStats, type QueryTerm } from '../search/ranking';
 import { wordsOf } from '../search/snippets';
@@ -18,8 +19,7 @@ export const NO_MODEL_NOTICE =
   'No AI model is configured on this Scout server, so this answer quotes the most relevant passages.';
 export const NO_MODEL_NOTHING_FOUND =
   'No AI model is configured on this Scout server, so answers quote the most relevant passages, and none matched.';
-export const NO_MODEL_AI_ONLY =
-  'No AI model is configured on this Scout server, so AI Only mode cannot answer. Switch to Apps or Web to get the most relevant passages instead.';
+export const NO_MODEL_AI_ONLY = scopeNotices.NO_MODEL_FOR_AI_ONLY;
 
 /** Sources quoted: at least MIN when there are that many, at most MAX, the rest only while close to the best. */
 const MIN_QUOTED = 3;

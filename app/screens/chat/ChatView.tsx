@@ -234,7 +234,7 @@ export function ChatView(props: ChatViewProps) {
       // Attached files are a source of their own: the scope may then select nothing else.
       const refusal =
         attachmentsRefusal(attached, research) ??
-        (attached.files.length === 0 ? scopeRefusal(scope, scopeOptions, research) : null);
+        (attached.files.length === 0 ? scopeRefusal(scope, scopeOptions, research, llms.data) : null);
       if (refusal) {
         notifyFailure(refusal);
         return;
@@ -266,7 +266,20 @@ export function ChatView(props: ChatViewProps) {
       }
       setNewTopic(false);
     },
-    [attachments, hooks, items, llm, newTopic, previous, reconnect, research, scope, scopeOptions, user],
+    [
+      attachments,
+      hooks,
+      items,
+      llm,
+      llms.data,
+      newTopic,
+      previous,
+      reconnect,
+      research,
+      scope,
+      scopeOptions,
+      user,
+    ],
   );
 
   // The q address parameter: asked once as a new topic, then the caller cleans the address.

@@ -59,6 +59,7 @@ import {
   countSelected,
   hasDetails,
   isAppSelected,
+  scopeNotice,
   selectAll,
   selectScope,
   toggleAnswers,
@@ -416,6 +417,7 @@ export function QuestionInput(props: QuestionInputProps) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const mention = useMentions(text, props.mentions, textarea);
   const overSoftLimit = text.length > QUERY_SOFT_LIMIT_CHARS && scope.scope !== 'AI_ONLY';
+  const notice = scopeNotice(scope, props.llms);
   const newTopicTooltip = !props.canStartNewTopic
     ? chatStrings.ALREADY_ON_NEW_TOPIC
     : props.newTopic
@@ -575,14 +577,20 @@ export function QuestionInput(props: QuestionInputProps) {
             </Tooltip>
           ) : (
             <Tooltip
-              label={props.busyElsewhere ? chatStrings.WAIT_FOR_CURRENT_ANSWER : chatCopy.SEND}
+              label={
+                props.busyElsewhere
+                  ? chatStrings.WAIT_FOR_CURRENT_ANSWER
+                  : notice?.blocks
+                    ? notice.text
+                    : chatCopy.SEND
+              }
               withinPortal
             >
               <ActionIcon
                 size="lg"
                 radius="xl"
                 onClick={props.onSend}
-                disabled={props.busyElsewhere || text.trim() === ''}
+                disabled={props.busyElsewhere || text.trim() === '' || notice?.blocks === true}
                 aria-label={chatCopy.SEND}
                 data-testid="send"
               >
@@ -592,6 +600,11 @@ export function QuestionInput(props: QuestionInputProps) {
           )}
         </Group>
       </Group>
+      {notice && (
+        <Text size="xs" c={notice.blocks ? 'orange.8' : 'dimmed'} px="xs" mt={4} data-testid="scope-notice">
+          {notice.text}
+        </Text>
+      )}
     </Paper>
   );
 }

@@ -17,6 +17,7 @@ export const llmRoutes: FastifyPluginAsyncZod = async (app) => {
       return {
         llms: availableModels(env, { flags: org.flags, preferredLlm: org.preferredLlm, subscriptions }),
         generative: anyProviderConfigured(env),
+        webSearch: env.webSearch !== null,
       };
     },
   );

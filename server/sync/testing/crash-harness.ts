@@ -103,8 +103,14 @@ export async function crashSync(options: CrashSyncOptions): Promise<CrashSyncRes
           `worker ${kill + 1} finished before it committed ${target} batches and could be killed`,
         );
       }
-      // A random moment within the next batch, mid-transaction included.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 100));
+      // A random moment within the next batch, mid-transaction included, and never past its commit: batches of a
+      // quiet machine take a few ms, so a plain random delay let one worker commit the rest of the sync (CI failed
+      // with "worker 2 finished before it committed 1 batches").
+      const committed = worker.batches();
+      await Promise.race([
+        new Promise((resolve) => setTimeout(resolve, Math.random() * 100)),
+        until(() => worker.batches() > committed, worker.exited),
+      ]);
       worker.child.kill('SIGKILL');
       const signal = await worker.exited;
       if (signal !== 'SIGKILL') throw new Error(`worker ${kill + 1} ended with ${signal}, not the SIGKILL`);
