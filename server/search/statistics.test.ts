@@ -54,6 +54,23 @@ describe('ranking statistics', () => {
     );
   });
 
+  it('give a small org member who reads only what is shared the shared counts, nothing hidden in them', async () => {
+    const read = await orgWith([
+      doc('policy', 'refund policy', ['org']),
+      doc('handbook', 'refund refund travel', ['org']),
+      doc('theirs', 'laptop audit', ['user:other@example.com']),
+      ...hidden(40),
+    ]);
+    const { collection, docFreqs } = await read(['refund', 'travel', 'laptop', 'audit']);
+    expect(collection.chunkCount).toBe(2);
+    expect(docFreqs).toEqual(
+      new Map([
+        ['refund', 2],
+        ['travel', 1],
+      ]),
+    );
+  });
+
   it('count only the chunks every member reads once the org shares enough, whatever is hidden', async () => {
     const shared = Array.from({ length: MIN_SHARED_CHUNKS }, (_, i) =>
       doc(`shared-${i}`, i % 4 === 0 ? 'refund policy' : 'travel policy', ['org']),

@@ -8,7 +8,8 @@
  * - When the org shares fewer than MIN_SHARED_CHUNKS chunks (everything is private: mail, direct shares), those
  *   say next to nothing about words (with none, every idf is the same), so the viewer's own readable chunks are
  *   counted at query time instead: exact, and bounded by what the viewer reads. Which of the two applies depends
- *   only on the shared count, which every member could compute.
+ *   only on the shared count, which every member could compute. A viewer who reads only the shared chunks gets
+ *   the shared statistics, the same numbers, without counting.
  *
  * Candidate proposal by pg_textsearch still walks its index with the index's own (all-chunk) statistics; only the
  * candidates' scores and order come from here, and the pool is far deeper than a page (MIN_POOL in search.ts).
@@ -45,13 +46,15 @@ export async function rankingStatistics(
   const counted = await tx.execute(sql`
     SELECT count(*)::float8 AS chunk_count, coalesce(sum(c.search_length), 0)::float8 AS total_length
     FROM document_chunks c WHERE ${readable}`);
-  return {
-    collection: {
-      chunkCount: Number(counted.rows[0]?.chunk_count ?? 0),
-      totalLength: Number(counted.rows[0]?.total_length ?? 0),
-    },
-    docFreqs: (lexemes) => readableDocFreqs(tx, readable, lexemes),
+  const collection: CollectionStats = {
+    chunkCount: Number(counted.rows[0]?.chunk_count ?? 0),
+    totalLength: Number(counted.rows[0]?.total_length ?? 0),
   };
+  // every member reads the shared chunks, so as many readable chunks as shared ones means these are the same
+  // chunks, and the indexer's shared frequencies are this viewer's exactly (a small org that keeps nothing private)
+  if (collection.chunkCount === shared.chunkCount)
+    return { collection: shared, docFreqs: (lexemes) => sharedDocFreqs(tx, orgId, lexemes) };
+  return { collection, docFreqs: (lexemes) => readableDocFreqs(tx, readable, lexemes) };
 }
 
 async function sharedDocFreqs(
@@ -66,17 +69,22 @@ async function sharedDocFreqs(
   return new Map(result.rows.map((row) => [String(row.lexeme), Number(row.shared_doc_freq)]));
 }
 
+/**
+ * One pass for all the lexemes: the GIN index finds the readable chunks holding any of them, and each such chunk's
+ * tsvector is read once, cut to the asked lexemes (ts_filter). Counting each lexeme on its own read every readable
+ * tsvector once per lexeme: ~3 ms a lexeme on 1,000 chunks, 150 ms for RM3's feedback vocabulary.
+ */
 async function readableDocFreqs(
   tx: Tx,
   readable: SQL,
   lexemes: readonly string[],
 ): Promise<Map<string, number>> {
   if (lexemes.length === 0) return new Map();
-  const queries = lexemes.map((lexeme) => lexemeTsquery([lexeme], '|'));
   const result = await tx.execute(sql`
-    SELECT q.lexeme, (SELECT count(*) FROM document_chunks c WHERE ${readable} AND c.search @@ q.query::tsquery) AS n
-    FROM unnest(${sql.param([...lexemes])}::text[], ${sql.param(queries)}::text[]) AS q(lexeme, query)`);
-  return new Map(
-    result.rows.filter((row) => Number(row.n) > 0).map((row) => [String(row.lexeme), Number(row.n)]),
-  );
+    SELECT u.lexeme, count(*) AS n
+    FROM document_chunks c,
+      unnest(ts_filter(setweight(c.search, 'A', ${sql.param([...lexemes])}::text[]), '{a}')) AS u
+    WHERE ${readable} AND c.search @@ ${lexemeTsquery(lexemes, '|')}::tsquery
+    GROUP BY u.lexeme`);
+  return new Map(result.rows.map((row) => [String(row.lexeme), Number(row.n)]));
 }
