@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSystemPrompt, type PromptInput } from '../server/chat/prompt';
+import { buildSystemPrompt } from '../server/chat/prompt';
+import { promptInput } from '../server/chat/testing/prompt-input';
 import type { Passage } from '../server/chat/passages';
 import type { RecordedRequest } from '../server/llm/testing/openai-server';
 import {
@@ -191,20 +192,7 @@ const passage = (title: string, text: string): Passage => ({
 });
 
 function requestFor(questionText: string, passages: Passage[]): RecordedRequest {
-  const input: PromptInput = {
-    question: questionText,
-    scope: 'APPS',
-    passages,
-    orgName: 'Acme',
-    orgInstructions: null,
-    disclaimer: null,
-    botName: null,
-    botInstructions: null,
-    history: [],
-    now: new Date('2026-11-24T12:00:00Z'),
-    tzOffsetMinutes: 0,
-    deepresearch: false,
-  };
+  const input = promptInput({ question: questionText, passages });
   return {
     model: 'test',
     stream: true,

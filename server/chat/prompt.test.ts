@@ -12,8 +12,8 @@ import {
   sourceTokenBudget,
   UNKNOWN_CONTEXT_TOKENS,
   withinBudget,
-  type PromptInput,
 } from './prompt';
+import { promptInput } from './testing/prompt-input';
 
 const compatible = (extra: Record<string, string> = {}) =>
   loadLlmEnvironment({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1', ...extra });
@@ -62,20 +62,7 @@ describe('withinBudget', () => {
 });
 
 describe('buildSystemPrompt', () => {
-  const input = (scope: 'APPS' | 'WEB'): PromptInput => ({
-    question: 'Capital of France?',
-    scope,
-    passages: [],
-    orgName: 'Acme',
-    orgInstructions: null,
-    disclaimer: null,
-    botName: null,
-    botInstructions: null,
-    history: [],
-    now: new Date('2026-11-24T12:00:00Z'),
-    tzOffsetMinutes: 0,
-    deepresearch: false,
-  });
+  const input = (scope: 'APPS' | 'WEB') => promptInput({ scope });
 
   it('tells the model to say plainly that the workplace sources do not cover a question with no passages', () => {
     expect(buildSystemPrompt(input('APPS'))).toContain(NOT_COVERED_BY_SOURCES);
