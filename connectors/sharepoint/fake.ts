@@ -208,8 +208,9 @@ export interface GraphTenantFake {
 }
 
 /**
- * Engineering and HR sites with a library each, Grace's and Linus's OneDrives, security groups eng ⊃ sre, and the
- * Microsoft 365 group whose team site Engineering is (HR belongs to no group).
+ * Engineering and HR sites with a library each, Grace's and Linus's OneDrives (and one for each of `people`, each
+ * `b!<name>`, empty), security groups eng ⊃ sre, and the Microsoft 365 group whose team site Engineering is (HR
+ * belongs to no group).
  */
 function seed(
   tenant: string,
@@ -243,14 +244,14 @@ function seed(
       ],
     ]),
   });
+  const oneDrives = ['grace', 'linus', ...people.filter((name) => name !== 'grace' && name !== 'linus')];
   return {
     users,
     sites,
     drives: [
       drive('b!eng', 'Documents', { siteId: sites[0]!.id! }),
       drive('b!hr', 'Documents', { siteId: sites[1]!.id! }),
-      drive('b!grace', 'OneDrive', { userId: 'u-grace' }),
-      drive('b!linus', 'OneDrive', { userId: 'u-linus' }),
+      ...oneDrives.map((name) => drive(`b!${name}`, 'OneDrive', { userId: `u-${name}` })),
     ],
     groups: new Map([
       ['g-eng', ['u-grace', 'g-sre']],
@@ -396,7 +397,7 @@ export interface GraphTenantFakeOptions {
   readonly pageSize?: number;
   /** The tenant's domain, which its users' addresses and the token endpoint's tenant are at. */
   readonly tenant?: string;
-  /** More users of the tenant, by the local part of their address, beside the fixture's. */
+  /** More users of the tenant, by the local part of their address, beside the fixture's; each has a OneDrive. */
   readonly people?: readonly string[];
 }
 
