@@ -1,6 +1,7 @@
 // A fake Microsoft Graph mailbox on 127.0.0.1 for the Outlook connector's tests: /me, mail folders (well-known
 // names, child folders), per-folder message delta rounds with opaque skip and delta tokens, plain message
-// listings, single messages and their attachments (listed, and a file's raw bytes at `$value`), and the identity
+// listings, single messages and their attachments (listed; one alone, an attached mail's item expanded on request;
+// and a file's raw bytes at `$value`), and the identity
 // platform's token endpoint for refreshes. The same mailbox calls under /users/{id} serve an org connection's
 // app-only token, with the tenant's users (GET /users) and a mailbox each. Answers are typed with
 // @microsoft/microsoft-graph-types, so a shape Graph does not have does not compile. Edits, moves, deletes and an
@@ -55,6 +56,27 @@ export function fileAttachment(
     isInline: extra.isInline ?? false,
     lastModifiedDateTime: new Date().toISOString(),
     contentBytes: Buffer.from(bytes).toString('base64'),
+  };
+}
+
+/**
+ * A mail attached to a message as an Outlook item (forwarded as an attachment), with the message Graph expands in
+ * it on request.
+ */
+export function mailAttachment(id: string, name: string, attached: Message): FakeAttachment {
+  const item: Message & { '@odata.type': '#microsoft.graph.message' } = {
+    '@odata.type': '#microsoft.graph.message',
+    ...attached,
+  };
+  return {
+    '@odata.type': '#microsoft.graph.itemAttachment',
+    id,
+    name,
+    contentType: null,
+    size: 8192,
+    isInline: false,
+    lastModifiedDateTime: new Date().toISOString(),
+    item,
   };
 }
 
@@ -502,8 +524,16 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
     return { json: present(request, stored.message) };
   });
 
-  /** A file's bytes come in a listing unless a $select leaves contentBytes out. */
+  /**
+   * A file's bytes come in a listing unless a $select leaves contentBytes out; an attached Outlook item comes only
+   * when $expand asks for it, as Graph answers.
+   */
   const selected = (request: FakeRequest, attachment: FakeAttachment): Attachment => {
+    if (attachment['@odata.type'] === '#microsoft.graph.itemAttachment') {
+      if (request.query.get('$expand') === 'microsoft.graph.itemattachment/item') return attachment;
+      const { item: _item, ...rest } = attachment;
+      return rest;
+    }
     const fields = request.query.get('$select')?.split(',');
     if (!fields || fields.includes('contentBytes') || !('contentBytes' in attachment)) return attachment;
     const { contentBytes: _bytes, ...rest } = attachment;
@@ -516,6 +546,13 @@ export async function startOutlookFake(options: OutlookFakeOptions = {}): Promis
       value: (box.attachments.get(id) ?? []).map((attachment) => selected(request, attachment)),
     };
     return { json: page };
+  });
+  mailboxRoute('GET', '/messages/:id/attachments/:attachment', (request, box) => {
+    const id = request.params.id ?? '';
+    const attachment = box.messages.has(id)
+      ? box.attachments.get(id)?.find((candidate) => candidate.id === request.params.attachment)
+      : undefined;
+    return attachment ? { json: selected(request, attachment) } : notFound();
   });
   mailboxRoute('GET', '/messages/:id/attachments/:attachment/$value', (request, box) => {
     const id = request.params.id ?? '';

@@ -1,5 +1,6 @@
 // The Outlook connector against a fake Graph mailbox on 127.0.0.1: the conformance kit, then what the kit cannot
 // know about mail: the owner-only ACL, folders left out, the three-year window, moves and Graph's throttling.
+import type { Event } from '@microsoft/microsoft-graph-types';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { microsoft } from '../../common/strings';
 import {
@@ -16,6 +17,7 @@ import {
   OWNER,
   SEEDED_INDEXED,
   fileAttachment,
+  mailAttachment,
   message,
   startOutlookFake,
   type OutlookFake,
@@ -215,6 +217,51 @@ describe('outlook connector', () => {
       expect(new URLSearchParams(request.search).get('$select')).not.toContain('contentBytes');
     // This context lends no parsers, so no file is worth its bytes.
     expect(fake.server.requests.filter((request) => request.path.endsWith('/$value'))).toEqual([]);
+  });
+
+  it('reads a mail attached as an Outlook item into its message’s document, for the mailbox’s owner alone', async () => {
+    const meeting: Event & { '@odata.type': string } = {
+      '@odata.type': '#microsoft.graph.event',
+      id: 'ev-1',
+      subject: 'Board meeting',
+      body: { contentType: 'text', content: 'Agenda: the Orion launch budget.' },
+    };
+    fake.put(message('m40', FOLDERS.inbox, 0, 'FW: see the attached thread'));
+    fake.attach(
+      'm40',
+      mailAttachment('a-board', 'Board minutes', {
+        subject: 'Board minutes, March',
+        body: { contentType: 'html', content: '<p>The board approved the Orion launch budget.</p>' },
+        from: { emailAddress: { name: 'Linus Torvalds', address: 'linus@fabrikam.com' } },
+        toRecipients: [{ emailAddress: { name: 'Grace Hopper', address: 'grace@contoso.com' } }],
+        sentDateTime: '2026-03-02T09:00:00Z',
+      }),
+      {
+        '@odata.type': '#microsoft.graph.itemAttachment',
+        id: 'a-event',
+        name: 'Board meeting',
+        item: meeting,
+      },
+    );
+    const documents = (await collect(outlookConnector.fullSync(context()))).flatMap(
+      (batch) => batch.documents,
+    );
+    const forwarded = documents.find((document) => document.externalId === 'm40');
+    expect(forwarded?.acl).toEqual([`user:${OWNER.email}`]);
+    expect(forwarded?.extra.attachments).toEqual(['Board minutes', 'Board meeting']);
+    expect(forwarded?.body).toContain(
+      'Attachment: Board minutes\n\nSubject: Board minutes, March\nFrom: Linus Torvalds <linus@fabrikam.com>\n' +
+        'To: Grace Hopper <grace@contoso.com>\nDate: 2026-03-02T09:00:00.000Z\n\nThe board approved the Orion launch budget.',
+    );
+    // An attached event is named, not read.
+    expect(forwarded?.body).not.toContain('Attachment: Board meeting');
+    const expanded = fake.server.requests.filter((request) =>
+      request.path.startsWith('/v1.0/me/messages/m40/attachments/'),
+    );
+    expect(expanded.map((request) => new URLSearchParams(request.search).get('$expand'))).toEqual([
+      'microsoft.graph.itemattachment/item',
+      'microsoft.graph.itemattachment/item',
+    ]);
   });
 
   it('starts over from a cursor it cannot read', async () => {

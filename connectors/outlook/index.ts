@@ -9,7 +9,9 @@
 //
 // A message's file attachments are read by Scout's parsers (their raw bytes at `$value`, fetched only for a format
 // they read within the size limit) and written into its document under their names, as Gmail's are: an attachment
-// is its message's, read by the mailbox's owner alone. Attached mails and cloud links are named, not read.
+// is its message's, read by the mailbox's owner alone. A mail attached as an Outlook item (forwarded as an
+// attachment) is read too, its sender, recipients, subject and body, from the item Graph expands in the attachment;
+// attached events and contacts and cloud links are named, not read.
 //
 // Ids are Graph's immutable ids (`Prefer: IdType="ImmutableId"`): a moved message keeps its id, so a move is an
 // update and not a delete plus a new document. A move still shows in the old folder's delta as removed; each
@@ -129,6 +131,12 @@ const attachmentSchema = z.object({
 /** Everything but contentBytes, which the parsers fetch raw, and only when they read the file. */
 const ATTACHMENT_FIELDS = 'id,name,contentType,size';
 const FILE_ATTACHMENT = '#microsoft.graph.fileAttachment';
+const ITEM_ATTACHMENT = '#microsoft.graph.itemAttachment';
+/** An item attachment with the Outlook item it holds, expanded; only an attached message is read. */
+const itemAttachmentSchema = z.object({ item: z.unknown().optional() });
+const attachedMessageSchema = messageSchema
+  .omit({ id: true })
+  .extend({ '@odata.type': z.literal('#microsoft.graph.message') });
 
 /**
  * Per folder: `link` is the address to fetch next (a page of the running round, or the delta link of the finished
@@ -233,13 +241,54 @@ function named(recipient: z.output<typeof recipientSchema>): string {
   return name || address || '';
 }
 
-function bodyText(message: Message): string {
+function bodyText(message: Pick<Message, 'body'>): string {
   const content = message.body?.content ?? '';
   // The Prefer header asks for text; a server that ignores it still sends HTML.
   return message.body?.contentType === 'html' ? htmlToDocument(content).text : content;
 }
 
-/** The message's named attachments, each file's text read by Scout's parsers where they read it. */
+type MailFields = Omit<Message, 'id'>;
+
+const sentAt = (message: MailFields) =>
+  message.sentDateTime ?? message.receivedDateTime ?? message.createdDateTime ?? new Date(0);
+
+/** A mail as its reader sees it: who wrote it to whom and when, then its text. */
+function mailText(message: MailFields): string {
+  const to = (message.toRecipients ?? []).map(named).filter(Boolean);
+  const cc = (message.ccRecipients ?? []).map(named).filter(Boolean);
+  const header = [
+    message.from ? `From: ${named(message.from)}` : '',
+    to.length > 0 ? `To: ${to.join(', ')}` : '',
+    cc.length > 0 ? `Cc: ${cc.join(', ')}` : '',
+    `Date: ${sentAt(message).toISOString()}`,
+  ].filter(Boolean);
+  return `${header.join('\n')}\n\n${bodyText(message)}`;
+}
+
+/**
+ * The text of a mail attached as an Outlook item, from the item Graph expands in the attachment (it lists item
+ * attachments without it); null for an attached event or contact, or an attachment gone meanwhile.
+ */
+async function attachedMailText(mailbox: Mailbox, path: string): Promise<string | null> {
+  try {
+    const { item } = await mailbox.api.json(path, itemAttachmentSchema, {
+      query: { $expand: 'microsoft.graph.itemattachment/item' },
+      headers: { prefer: PREFER },
+    });
+    const attached = attachedMessageSchema.safeParse(item);
+    if (!attached.success) return null;
+    const subject = attached.data.subject?.trim();
+    return [subject ? `Subject: ${subject}` : '', mailText(attached.data)].filter(Boolean).join('\n');
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The message's named attachments, each file's text read by Scout's parsers where they read it and each attached
+ * mail's text as it reads.
+ */
 async function attachmentsOf(
   ctx: OutlookContext,
   mailbox: Mailbox,
@@ -261,6 +310,11 @@ async function attachmentsOf(
       for (const attachment of page.items) {
         const name = attachment.name?.trim();
         if (!name) continue;
+        const at = `${path}/${encodeURIComponent(attachment.id)}`;
+        if (attachment['@odata.type'] === ITEM_ATTACHMENT) {
+          attachments.push({ name, text: await attachedMailText(mailbox, at) });
+          continue;
+        }
         const text =
           attachment['@odata.type'] === FILE_ATTACHMENT
             ? await readAttachment(
@@ -271,9 +325,12 @@ async function attachmentsOf(
                   ...(typeof attachment.size === 'number' ? { size: attachment.size } : {}),
                 },
                 async (limits) => {
-                  const value = `${path}/${encodeURIComponent(attachment.id)}/$value`;
-                  return (await mailbox.api.request(value, { ...limits, headers: { prefer: IMMUTABLE_IDS } }))
-                    .body;
+                  return (
+                    await mailbox.api.request(`${at}/$value`, {
+                      ...limits,
+                      headers: { prefer: IMMUTABLE_IDS },
+                    })
+                  ).body;
                 },
               )
             : null;
@@ -293,15 +350,7 @@ function toDocument(
   folderName: string,
   attachments: readonly AttachmentText[],
 ): SourceDocument {
-  const to = (message.toRecipients ?? []).map(named).filter(Boolean);
-  const cc = (message.ccRecipients ?? []).map(named).filter(Boolean);
-  const sent = message.sentDateTime ?? message.receivedDateTime ?? message.createdDateTime ?? new Date(0);
-  const header = [
-    message.from ? `From: ${named(message.from)}` : '',
-    to.length > 0 ? `To: ${to.join(', ')}` : '',
-    cc.length > 0 ? `Cc: ${cc.join(', ')}` : '',
-    `Date: ${sent.toISOString()}`,
-  ].filter(Boolean);
+  const sent = sentAt(message);
   const from = message.from?.emailAddress;
   const fromAddress = addressOf(message.from);
   const link = z.url({ protocol: /^https?$/ }).safeParse(message.webLink);
@@ -311,7 +360,7 @@ function toDocument(
     url: link.success
       ? link.data
       : `https://outlook.office.com/mail/deeplink/read/${encodeURIComponent(message.id)}`,
-    body: [`${header.join('\n')}\n\n${bodyText(message)}`, ...attachmentBlocks(attachments)].join('\n\n'),
+    body: [mailText(message), ...attachmentBlocks(attachments)].join('\n\n'),
     author: {
       ...(from?.name?.trim() ? { name: from.name.trim() } : {}),
       ...(fromAddress && z.email().safeParse(fromAddress).success ? { email: fromAddress } : {}),

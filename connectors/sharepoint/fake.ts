@@ -1,7 +1,8 @@
 // A fake Microsoft 365 tenant on 127.0.0.1: the identity platform's client-credentials token endpoint and the
 // Graph calls the SharePoint and OneDrive connectors make (sites, drives, delta, items, permissions, users,
 // groups, a Microsoft 365 group's team site and owners, site pages with their canvas and their driveItem's
-// permissions in the Site Pages library, lists and their items' delta). Answers are typed with @microsoft/microsoft-graph-types, so a shape Graph does not have fails to
+// permissions in the Site Pages library, that library's drive delta (sharing changes shown only on Graph's Prefer
+// header), lists and their items' delta). Answers are typed with @microsoft/microsoft-graph-types, so a shape Graph does not have fails to
 // compile. Everything a test needs to change is scriptable: edits, moves, deletes, sharing, group membership,
 // tokens that expire early and delta tokens too old to follow (410).
 import type {
@@ -69,6 +70,24 @@ interface StoredList {
   list: List;
   items: Map<string, ListItem>;
 }
+
+/** A change to a site page, for its Site Pages library's drive delta: its content, or its sharing alone. */
+interface PageChange {
+  seq: number;
+  siteId: string;
+  pageId: string;
+  sharing: boolean;
+}
+
+/** The Prefer values Graph requires together for a drive delta to show sharing changes. */
+const SHARING_CHANGE_PREFERENCES = [
+  'deltashowremovedasdeleted',
+  'deltatraversepermissiongaps',
+  'deltashowsharingchanges',
+];
+
+/** A page's driveItem as the library's delta lists it, marked when it is listed for a change of its sharing. */
+type PageDeltaItem = DriveItem & { '@microsoft.graph.sharedChanged'?: 'True' };
 
 /** A change to a list item, for the list's delta. */
 interface ListChange {
@@ -163,7 +182,8 @@ export interface GraphTenantFake {
   removePage(siteId: string, pageId: string): void;
   /**
    * Gives a page permissions of its own (breaking inheritance), or with null has it inherit its Site Pages
-   * library's again. Its lastModifiedDateTime stays, as at SharePoint.
+   * library's again. Its lastModifiedDateTime stays, as at SharePoint; its library's drive delta shows the change
+   * only to a request that prefers sharing changes.
    */
   setPagePermissions(siteId: string, pageId: string, permissions: Permission[] | null): void;
   upsertListItem(listId: string, spec: ListItemSpec): void;
@@ -188,8 +208,9 @@ export interface GraphTenantFake {
 }
 
 /**
- * Engineering and HR sites with a library each, Grace's and Linus's OneDrives, security groups eng ⊃ sre, and the
- * Microsoft 365 group whose team site Engineering is (HR belongs to no group).
+ * Engineering and HR sites with a library each, Grace's and Linus's OneDrives (and one for each of `people`, each
+ * `b!<name>`, empty), security groups eng ⊃ sre, and the Microsoft 365 group whose team site Engineering is (HR
+ * belongs to no group).
  */
 function seed(
   tenant: string,
@@ -223,14 +244,14 @@ function seed(
       ],
     ]),
   });
+  const oneDrives = ['grace', 'linus', ...people.filter((name) => name !== 'grace' && name !== 'linus')];
   return {
     users,
     sites,
     drives: [
       drive('b!eng', 'Documents', { siteId: sites[0]!.id! }),
       drive('b!hr', 'Documents', { siteId: sites[1]!.id! }),
-      drive('b!grace', 'OneDrive', { userId: 'u-grace' }),
-      drive('b!linus', 'OneDrive', { userId: 'u-linus' }),
+      ...oneDrives.map((name) => drive(`b!${name}`, 'OneDrive', { userId: `u-${name}` })),
     ],
     groups: new Map([
       ['g-eng', ['u-grace', 'g-sre']],
@@ -376,7 +397,7 @@ export interface GraphTenantFakeOptions {
   readonly pageSize?: number;
   /** The tenant's domain, which its users' addresses and the token endpoint's tenant are at. */
   readonly tenant?: string;
-  /** More users of the tenant, by the local part of their address, beside the fixture's. */
+  /** More users of the tenant, by the local part of their address, beside the fixture's; each has a OneDrive. */
   readonly people?: readonly string[];
 }
 
@@ -387,6 +408,7 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
   const pages: StoredPage[] = [];
   const lists = seedLists();
   const listChanges: ListChange[] = [];
+  const pageChanges: PageChange[] = [];
   const changes: Change[] = [];
   let seq = 0;
   let resyncBelow = 0;
@@ -633,6 +655,47 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
       if (!library) return notFound;
       const path = `/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.list.id!)}/drive/root/permissions`;
       return { json: paged<Permission>([...SITE_PAGES_ROOT], request, path) };
+    }),
+  );
+  // The Site Pages library's drive delta: `token=latest` answers only a delta link; a token answers the pages changed
+  // since, and those whose sharing alone changed only when the request prefers to see sharing changes.
+  graph.route(
+    'GET',
+    '/v1.0/sites/:site/lists/:list/drive/root/delta',
+    authed((request) => {
+      const library = sitePagesOf(request);
+      if (!library) return notFound;
+      const token = request.query.get('token');
+      const since = token === null || token === 'latest' ? null : Number(token);
+      if (since !== null && since < resyncBelow)
+        return { status: 410, json: { error: { code: 'resyncRequired', message: 'Resync required.' } } };
+      const preferred = String(request.headers.prefer ?? '')
+        .split(',')
+        .map((value) => value.trim());
+      const sharing = SHARING_CHANGE_PREFERENCES.every((value) => preferred.includes(value));
+      const own = pages.filter((entry) => entry.siteId === library.siteId);
+      const itemOf = (pageId: string, sharedChanged: boolean): PageDeltaItem => ({
+        id: `di-${pageId}`,
+        name: `${pageId}.aspx`,
+        sharepointIds: { listId: library.list.id, listItemUniqueId: pageId },
+        ...(own.some((entry) => entry.page.id === pageId) ? {} : { deleted: { state: 'deleted' } }),
+        ...(sharedChanged ? { '@microsoft.graph.sharedChanged': 'True' as const } : {}),
+      });
+      let items: PageDeltaItem[] = [];
+      if (token === null) items = own.map((entry) => itemOf(entry.page.id!, false));
+      else if (since !== null) {
+        const changed = new Map<string, boolean>();
+        for (const change of pageChanges)
+          if (change.siteId === library.siteId && change.seq > since && (sharing || !change.sharing))
+            changed.set(change.pageId, (changed.get(change.pageId) ?? false) || change.sharing);
+        items = [...changed].map(([pageId, sharedChanged]) => itemOf(pageId, sharedChanged));
+      }
+      const link = new URL(
+        `${base()}/sites/${encodeURIComponent(library.siteId)}/lists/${encodeURIComponent(library.list.id!)}/drive/root/delta`,
+      );
+      link.searchParams.set('token', String(seq));
+      const answer: Collection<PageDeltaItem> = { value: items, '@odata.deltaLink': link.href };
+      return { json: answer };
     }),
   );
   graph.route(
@@ -909,16 +972,19 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
       };
       if (existing) existing.page = page;
       else pages.push({ siteId, page, permissions: null });
+      pageChanges.push({ seq: ++seq, siteId, pageId: spec.id, sharing: false });
     },
     removePage(siteId, pageId) {
       const at = pages.findIndex((entry) => entry.siteId === siteId && entry.page.id === pageId);
       if (at < 0) throw new Error(`no page ${pageId} in ${siteId}`);
       pages.splice(at, 1);
+      pageChanges.push({ seq: ++seq, siteId, pageId, sharing: false });
     },
     setPagePermissions(siteId, pageId, permissions) {
       const entry = pages.find((stored) => stored.siteId === siteId && stored.page.id === pageId);
       if (!entry) throw new Error(`no page ${pageId} in ${siteId}`);
       entry.permissions = permissions;
+      pageChanges.push({ seq: ++seq, siteId, pageId, sharing: true });
     },
     upsertListItem(listId, spec) {
       const stored = mustList(listId);
@@ -1016,5 +1082,6 @@ export async function startGraphTenantFake(options: GraphTenantFakeOptions = {})
   // The seed is the starting state, not a change a delta token taken now should report.
   changes.length = 0;
   listChanges.length = 0;
+  pageChanges.length = 0;
   return fake;
 }

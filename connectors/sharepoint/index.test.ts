@@ -179,6 +179,52 @@ describe('sharepoint connector', () => {
     expect(permissionReads()).toEqual([]);
   });
 
+  it('reads again at the next incremental sync a page whose sharing alone changed, seen in its library’s delta', async () => {
+    const full = await collect(sharepointConnector.fullSync(context()));
+    tenant.setPagePermissions(ENG_SITE, 'launch', [userGrant('launch', 'grace')]);
+    tenant.graph.clearLog();
+    const next = await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    const pages = next
+      .flatMap((batch) => batch.documents)
+      .filter((doc) => doc.externalId.startsWith('page:'));
+    expect(pages.map((doc) => [doc.externalId, doc.acl])).toEqual([[launchPage, ['user:grace@contoso.com']]]);
+    // Graph lists a page whose sharing alone changed only to a delta that asks to see sharing changes.
+    const deltas = tenant.graph.requests.filter((request) =>
+      request.path.endsWith('/lists/l-eng-pages/drive/root/delta'),
+    );
+    expect(deltas.length).toBeGreaterThan(0);
+    for (const request of deltas)
+      expect(request.headers.prefer).toBe(
+        'deltashowremovedasdeleted, deltatraversepermissiongaps, deltashowsharingchanges',
+      );
+
+    const after = await collect(sharepointConnector.incrementalSync(context(), next.at(-1)!.cursor));
+    expect(
+      after.flatMap((batch) => batch.documents).filter((doc) => doc.externalId.startsWith('page:')),
+    ).toEqual([]);
+  });
+
+  it('goes on without a Site Pages library’s delta where Graph refuses it, and takes one at the next sync', async () => {
+    const delta = { path: '/v1.0/sites/:site/lists/:list/drive/root/delta' };
+    tenant.graph.failNext(
+      1,
+      { kind: 'status', status: 403, json: { error: { code: 'accessDenied', message: 'Access denied' } } },
+      delta,
+    );
+    const full = await collect(sharepointConnector.fullSync(context()));
+    expect(new Set(full.flatMap((batch) => batch.documents.map((doc) => doc.externalId)))).toEqual(
+      new Set(tenantDocuments().keys()),
+    );
+    tenant.graph.clearLog();
+    await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    // Both libraries are asked for a delta link again: the refused one for its first.
+    const asked = tenant.graph.requests.filter((request) => request.path.endsWith('/drive/root/delta'));
+    expect(
+      asked.filter((request) => new URLSearchParams(request.search).get('token') === 'latest'),
+    ).toHaveLength(1);
+    expect(asked).toHaveLength(2);
+  });
+
   it('hides a page whose permissions Graph refuses or answers in a shape it does not have, goes on with the others, and reads it again on the next sync', async () => {
     const pagePermissions = '/v1.0/sites/:site/lists/:list/items/launch/driveItem/permissions';
     const site = (id: string) => `group:sharepoint:site:${id}`;
@@ -318,10 +364,10 @@ describe('sharepoint connector', () => {
     const again = (
       await collect(sharepointConnector.incrementalSync(context(), full.at(-1)!.cursor))
     ).flatMap((batch) => batch.documents);
-    // Site pages have no delta: unchanged, they are not read again.
-    const listItems = [...tenant.siteContent().keys()].filter((id) => id.startsWith('listitem:'));
+    // The Site Pages libraries' delta tokens are too old as well: a sharing change they would have shown is
+    // unknown, so every page is read again.
     expect(again.map((doc) => doc.externalId).sort()).toEqual(
-      [...tenant.files(['b!eng', 'b!hr']).keys(), ...listItems].sort(),
+      [...tenant.files(['b!eng', 'b!hr']).keys(), ...tenant.siteContent().keys()].sort(),
     );
   });
 

@@ -11,8 +11,13 @@
 // library file's (./graph.ts), its SharePoint groups, whose members Graph cannot list, admitting nobody. A
 // page whose permissions Graph refuses (403) or answers in a shape we do not read is readable by nobody, and
 // each incremental sync reads it again until they can be read (one the permission sync finds so leaves the
-// index until its next edit or a full sync). The permission sync reads every indexed page's permissions
-// again, since a change of them leaves the page's lastModifiedDateTime alone. That is a listing per page:
+// index until its next edit or a full sync). A change of a page's permissions leaves its lastModifiedDateTime
+// alone, so each incremental sync also follows the Site Pages library's drive delta with Graph's
+// `Prefer: deltashowsharingchanges` (and the two preferences Graph requires with it), in which a page whose
+// sharing changed is listed, and reads that page again; a delta token Graph no longer follows (410) has every
+// page read again, since the changes it would have shown are unknown. Graph documents that sharing changes are
+// reported fully only to an app granted Sites.FullControl.All; the permission sync, which reads every indexed
+// page's permissions again, stays the backstop. Reading permissions is a listing per page:
 // Graph shows no sign of a page having permissions of its own (SharePoint REST's HasUniqueRoleAssignments has
 // no Graph field), so a sync pays one per page it reads and one of the library's root per site with such
 // pages. List items are readable by nobody (a member's own connection keeps them, private to that member): a
@@ -28,6 +33,7 @@ import { z } from 'zod';
 import {
   FatalSourceError,
   NotFoundError,
+  PermissionMismatchError,
   groupPrincipal,
   userPrincipal,
   type ConnectorContext,
@@ -120,6 +126,17 @@ const listItemSchema = z.object({
 });
 type ListItem = z.output<typeof listItemSchema>;
 const listDeltaSchema = odataPageSchema(listItemSchema);
+
+/** A Site Pages library's drive delta entry: the page's driveItem, naming its list item (the page's id). */
+const pagesDeltaSchema = odataPageSchema(
+  z.object({
+    id: z.string(),
+    sharepointIds: z.object({ listItemUniqueId: z.string().nullish() }).nullish(),
+    deleted: z.object({ state: z.string().nullish() }).nullish(),
+  }),
+);
+/** Graph shows sharing changes in a drive delta only with all three preferences, in one header. */
+const SHARING_CHANGES = 'deltashowremovedasdeleted, deltatraversepermissiongaps, deltashowsharingchanges';
 
 const groupSchema = z.object({ id: z.string(), groupTypes: z.array(z.string()).nullish() });
 const ownerSchema = z.object({ id: z.string() });
@@ -321,7 +338,8 @@ async function pageDocument(
 /**
  * Per site: the newest lastModifiedDateTime of its pages seen (site pages have no delta in Graph v1.0, so every
  * run lists them and reads again those changed since), the pages last read as readable by nobody (read again each
- * run, so a page whose permissions could not be read comes back once they can), and each list's delta link
+ * run, so a page whose permissions could not be read comes back once they can), the delta link of its Site Pages
+ * library's drive, for the pages whose sharing changed (null before the first), and each list's delta link
  * (nextLink mid-way, deltaLink after, null to start).
  */
 const contentCursorSchema = z.object({
@@ -331,6 +349,7 @@ const contentCursorSchema = z.object({
       id: z.string(),
       pagesSince: z.string().nullable(),
       hiddenPages: z.array(z.string()).default([]),
+      pagesLink: z.string().nullable().default(null),
       lists: z.array(z.object({ id: z.string(), link: z.string().nullable() })),
     }),
   ),
@@ -395,6 +414,70 @@ async function* listDeltaPages(graph: Graph, siteId: string, listId: string, lin
   }
 }
 
+/**
+ * The pages of a Site Pages library listed in its drive delta since `link`, sharing changes shown, and the link to
+ * follow next time; with no link yet, only the link (`token=latest`: nothing before now is a change). `pages` is
+ * null when Graph no longer follows the link (410): what changed meanwhile is unknown. A library whose drive Graph
+ * will not show (refused, or gone since its site's lists were read) has no feed, and no link is kept: its pages'
+ * sharing changes wait for the permission sync, as before there was one.
+ */
+async function pagesChangedSince(
+  graph: Graph,
+  siteId: string,
+  listId: string,
+  link: string | null,
+): Promise<{ pages: Set<string> | null; link: string | null }> {
+  try {
+    return await followPagesDelta(graph, siteId, listId, link);
+  } catch (error) {
+    if ((error instanceof NotFoundError && error.status !== 410) || error instanceof PermissionMismatchError)
+      return { pages: new Set(), link: null };
+    throw error;
+  }
+}
+
+async function followPagesDelta(
+  graph: Graph,
+  siteId: string,
+  listId: string,
+  link: string | null,
+): Promise<{ pages: Set<string> | null; link: string }> {
+  const start = `${listPath(siteId, listId)}/drive/root/delta`;
+  const headers = { prefer: SHARING_CHANGES };
+  const latest = async () => {
+    const answer = await graph.json(start, pagesDeltaSchema, { query: { token: 'latest' }, headers });
+    const next = answer['@odata.deltaLink'];
+    if (next === undefined) throw new FatalSourceError('Graph delta answered no deltaLink for token=latest');
+    return next;
+  };
+  if (link === null) return { pages: new Set(), link: await latest() };
+  const pages = new Set<string>();
+  let next = link;
+  for (;;) {
+    let answer: z.output<typeof pagesDeltaSchema>;
+    try {
+      answer = await graph.json(next, pagesDeltaSchema, { headers });
+    } catch (error) {
+      if (error instanceof NotFoundError && error.status === 410)
+        return { pages: null, link: await latest() };
+      throw error;
+    }
+    for (const item of answer.value) {
+      const page = item.sharepointIds?.listItemUniqueId;
+      if (page && !item.deleted) pages.add(page);
+    }
+    const more = answer['@odata.nextLink'];
+    if (more !== undefined) {
+      next = more;
+      continue;
+    }
+    const deltaLink = answer['@odata.deltaLink'];
+    if (deltaLink === undefined)
+      throw new FatalSourceError('Graph delta answered neither nextLink nor deltaLink');
+    return { pages, link: deltaLink };
+  }
+}
+
 /** Every page of the site as listed, without its canvas. */
 async function listPages(graph: Graph, site: SiteRef): Promise<PageListing[]> {
   const listed: PageListing[] = [];
@@ -430,6 +513,7 @@ export async function* syncSiteContent(
       id: site.id,
       pagesSince: saved.get(site.id)?.pagesSince ?? null,
       hiddenPages: saved.get(site.id)?.hiddenPages ?? [],
+      pagesLink: saved.get(site.id)?.pagesLink ?? null,
       lists: saved.get(site.id)?.lists ?? [],
     })),
   };
@@ -443,6 +527,12 @@ export async function* syncSiteContent(
     const links = new Map(entry.lists.map((list) => [list.id, list.link]));
     entry.lists = lists.map((list) => ({ id: list.id, link: links.get(list.id) ?? null }));
 
+    // Taken before the pages are listed, so a change made while they are read shows in the next delta.
+    const delta =
+      sitePages === undefined
+        ? undefined
+        : await pagesChangedSince(graph, site.id, sitePages, entry.pagesLink);
+    const shared = delta?.pages;
     const listed = await listPages(graph, site);
     const since = entry.pagesSince === null ? null : Date.parse(entry.pagesSince);
     const modifiedAt = (page: PageListing) => Date.parse(page.lastModifiedDateTime ?? '') || 0;
@@ -450,7 +540,11 @@ export async function* syncSiteContent(
     const changed = listed.filter(
       (page) =>
         inWindow(ctx, page.lastModifiedDateTime) &&
-        (since === null || modifiedAt(page) > since || hidden.has(page.id)),
+        (since === null ||
+          modifiedAt(page) > since ||
+          hidden.has(page.id) ||
+          shared === null ||
+          shared?.has(page.id) === true),
     );
     const newest = Math.max(since ?? 0, ...listed.map(modifiedAt));
     // Read only when a page is: a quiet site costs no permissions call.
@@ -466,6 +560,7 @@ export async function* syncSiteContent(
       if (lastOfPages) {
         entry.pagesSince = newest > 0 ? new Date(newest).toISOString() : null;
         entry.hiddenPages = hiddenNow;
+        entry.pagesLink = delta?.link ?? null;
       }
       yield {
         documents: read.filter((document) => document !== undefined),

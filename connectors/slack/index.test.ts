@@ -227,6 +227,43 @@ describe('slack connector', () => {
     expect(after).toContain(id(fixture.general, fixture.ts.question));
   });
 
+  it('removes a file deleted from a thread’s reply at the next incremental sync, the reply staying', async () => {
+    const reply = fake.reply(fixture.general, fixture.ts.question, {
+      user: ADMIN,
+      text: 'Two files',
+      files: [sharedFile('F0KEPT', 'kept.pdf'), sharedFile('F0GONE', 'gone.pdf')],
+    });
+    const other = fake.reply(fixture.general, fixture.ts.question, {
+      user: MEMBER,
+      text: 'One more',
+      files: [sharedFile('F0LAST', 'last.pdf')],
+    });
+    const keptId = `${id(fixture.general, reply.ts ?? '')}/F0KEPT`;
+    const goneId = `${id(fixture.general, reply.ts ?? '')}/F0GONE`;
+    const lastId = `${id(fixture.general, other.ts ?? '')}/F0LAST`;
+    const full = await collect(slackConnector.fullSync(context()));
+    expect(byId(full).has(goneId)).toBe(true);
+
+    // Slack's two signals: a tombstone in the file's place, and the entry gone from the reply's files.
+    fake.deleteFile('F0GONE');
+    const otherReply = fake.channels.get(fixture.general)!.replies.get(fixture.ts.question)![3]!;
+    expect(otherReply.ts).toBe(other.ts);
+    otherReply.files = [];
+    const next = await collect(slackConnector.incrementalSync(context(), full.at(-1)!.cursor));
+    expect(next.flatMap((batch) => batch.deletedExternalIds ?? []).sort()).toEqual([goneId, lastId].sort());
+    expect(docs(next).map((doc) => doc.externalId)).toEqual([id(fixture.general, fixture.ts.question)]);
+    const thread = docs(next)[0]?.body ?? '';
+    expect(thread).toContain('Ada Lovelace: Two files\n[kept.pdf]');
+    expect(thread).not.toContain('gone.pdf');
+    expect(thread).not.toContain('last.pdf');
+    expect(thread).toContain('Grace Hopper: One more');
+
+    const after = await collect(slackConnector.incrementalSync(context(), next.at(-1)!.cursor));
+    expect(after.flatMap((batch) => batch.deletedExternalIds ?? [])).toEqual([]);
+    expect(docs(after)).toEqual([]);
+    expect((await collect(slackConnector.listIds(context()))).flat()).toContain(keptId);
+  });
+
   it('delivers a new reply with a file as its thread and its file, fetching no unchanged file again', async () => {
     const full = await collect(slackConnector.fullSync(context()));
     // The spec's message shares a file of its own: a reply to it must not bring that file again.

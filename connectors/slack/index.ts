@@ -8,7 +8,8 @@
 // conversations.history and a per-channel watermark (the latest Slack timestamp seen there): the next sync reads
 // each channel from its watermark, less a week of look-back to see edits and new replies of recent messages, and
 // delivers only what was posted or edited after it. A renamed channel, or one made private, is re-read whole so
-// every title and reader list follows. Deleted messages and channels are pruned through listIds.
+// every title and reader list follows. Deleted messages and channels are pruned through listIds; a file deleted
+// from a message or reply the sync reads again is removed by that sync, against the files its last read saw.
 import { z } from 'zod';
 import { CREDENTIAL_NAMES } from '../../common/strings';
 import { connectFormCopy } from '../../common/connect-forms';
@@ -82,8 +83,21 @@ type Context = ConnectorContext<z.output<typeof credentialsSchema>, z.output<typ
 
 const slackTs = z.string().regex(/^\d+(\.\d+)?$/);
 
-/** What the last finished read of a channel saw: its watermark and what its documents carry. */
-const channelStateSchema = z.object({ since: slackTs, name: z.string(), private: z.boolean() });
+/**
+ * The file documents of each message (its own and its replies'), by the message's ts, for the messages the next
+ * sync reads again: a file deleted on its own changes neither its message nor its thread, so only what was
+ * there before tells that it went.
+ */
+const sharedFilesSchema = z.record(slackTs, z.array(z.string()));
+type SharedFiles = z.output<typeof sharedFilesSchema>;
+
+/** What the last finished read of a channel saw: its watermark, what its documents carry, their files. */
+const channelStateSchema = z.object({
+  since: slackTs,
+  name: z.string(),
+  private: z.boolean(),
+  files: sharedFilesSchema.default({}),
+});
 
 /** The channel being read: fixed when it starts, so a saved history page token stays valid on resume. */
 const currentSchema = z.object({
@@ -95,6 +109,8 @@ const currentSchema = z.object({
   page: z.string().nullable(),
   /** The latest Slack timestamp seen so far in this read. */
   mark: slackTs,
+  /** The files seen so far in this read, of the messages the next sync reads again. */
+  files: sharedFilesSchema.default({}),
 });
 
 const cursorSchema = z.object({
@@ -334,21 +350,38 @@ async function threadIfAny(
 
 const maxTs = (a: string, b: string) => (Number(b) > Number(a) ? b : a);
 
-/** The documents of one history page, and the latest timestamp it showed. */
+/** The files of the messages the sync after a read reaching `mark` reads again (see startChannel). */
+function lookedBackOn(files: SharedFiles, mark: string): SharedFiles {
+  const horizon = Math.floor(Number(mark)) - LOOKBACK_SECONDS;
+  return Object.fromEntries(Object.entries(files).filter(([ts]) => Number(ts) > horizon));
+}
+
+/**
+ * The documents of one history page, the files it found gone, the latest timestamp it showed and the files seen.
+ * `known` is what the channel's last read saw of each message's files: one no longer shown (Slack's tombstone in
+ * its place, or its entry gone) was deleted, and the message or thread that named it is delivered again without it.
+ */
 async function pageDocuments(
   session: Session,
   channel: SlackChannel,
   messages: readonly SlackMessage[],
   current: Current,
-): Promise<{ documents: SourceDocument[]; mark: string }> {
+  known: SharedFiles,
+): Promise<{ documents: SourceDocument[]; deleted: string[]; mark: string; files: SharedFiles }> {
   const documents: SourceDocument[] = [];
+  const deleted: string[] = [];
+  const files: SharedFiles = { ...current.files };
   let mark = current.mark;
   for (const message of messages) {
     // A thread deleted since the history page was read is skipped: listIds will not list it either.
     const thread = isThread(message) ? await threadIfAny(session.api, channel.id, message) : [message];
     if (thread.length === 0) continue;
     for (const part of thread) mark = maxTs(mark, lastActivity(part));
-    if (!current.whole && !changedSince(thread, current.since)) continue;
+    const shown = thread.flatMap((part) => shownFiles(part).map((file) => fileId(channel.id, part.ts, file)));
+    if (shown.length > 0) files[message.ts] = shown;
+    const gone = (known[message.ts] ?? []).filter((id) => !shown.includes(id));
+    deleted.push(...gone);
+    if (!current.whole && gone.length === 0 && !changedSince(thread, current.since)) continue;
     const parts: SlackMessage[] = [];
     for (const part of thread) parts.push(await withCompleteFiles(session.api, part));
     await resolvePeople(session, userIdsOf(parts));
@@ -360,7 +393,7 @@ async function pageDocuments(
         documents.push(fileDocument(channel, part, file, session.people, await fileText(session, file)));
     }
   }
-  return { documents, mark };
+  return { documents, deleted, mark, files: lookedBackOn(files, mark) };
 }
 
 function startChannel(ctx: Context, cursor: SyncCursor, channel: SlackChannel): Current {
@@ -371,7 +404,7 @@ function startChannel(ctx: Context, cursor: SyncCursor, channel: SlackChannel): 
   const oldest = whole
     ? windowStart
     : maxTs(windowStart, String(Math.max(0, Math.floor(Number(since)) - LOOKBACK_SECONDS)));
-  return { id: channel.id, oldest, whole, since, page: null, mark: since };
+  return { id: channel.id, oldest, whole, since, page: null, mark: since, files: {} };
 }
 
 /** How far a run is: channels done, plus the part of the window the channel in hand has covered. */
@@ -423,21 +456,33 @@ async function* walk(ctx: Context, saved: SyncCursor): AsyncGenerator<SyncBatch>
       continue;
     }
     const messages = readableMessages(answer.messages);
-    const { documents, mark } = await pageDocuments(session, channel, messages, current);
+    const known = cursor.channels[channel.id]?.files ?? {};
+    const { documents, deleted, mark, files } = await pageDocuments(
+      session,
+      channel,
+      messages,
+      current,
+      known,
+    );
     const next = answer.response_metadata?.next_cursor || null;
     cursor =
       next !== null && next !== current.page
-        ? { ...cursor, run: { ...run, current: { ...current, page: next, mark } } }
+        ? { ...cursor, run: { ...run, current: { ...current, page: next, mark, files } } }
         : {
             ...cursor,
             channels: {
               ...cursor.channels,
-              [channel.id]: { since: mark, name: channel.name, private: channel.is_private },
+              [channel.id]: { since: mark, name: channel.name, private: channel.is_private, files },
             },
             run: { ...run, current: null },
           };
     const share = cursor.run ? shareOf(ctx, cursor.run, messages.at(-1)?.ts) : 1;
-    yield { documents, cursor, progress: { share } };
+    yield {
+      documents,
+      ...(deleted.length > 0 ? { deletedExternalIds: deleted } : {}),
+      cursor,
+      progress: { share },
+    };
   }
   yield { documents: [], cursor: { ...cursor, run: null }, progress: { share: 1 } };
 }

@@ -205,6 +205,17 @@ describe('SCOUT_FAKE_VENDORS=1', () => {
     expect(invoice(await found(admin, 'Orion supplier invoice'))).toEqual([]);
   });
 
+  it('connects a member’s own OneDrive through the popup; only that member finds its files', async () => {
+    const [ben, chloe] = [await benOf(), await chloeOf()];
+    const connectionId = await connectThroughPopup(ben, 'onedrive', false);
+    expect(await syncNow(running.store.db, connectionId, 'full')).toMatchObject({ kind: 'complete' });
+
+    const notes = (titles: string[]) =>
+      titles.filter((title) => title === 'Orion keynote speaker notes.docx');
+    expect(notes(await found(ben, 'Orion keynote speaker notes'))).toHaveLength(1);
+    expect(notes(await found(chloe, 'Orion keynote speaker notes'))).toEqual([]);
+  });
+
   it('connects every other app of issue 12 to its fake, and each syncs to the end', async () => {
     const [admin, ben, chloe] = [await adminOf(), await benOf(), await chloeOf()];
     const popups: [User, string, boolean][] = [

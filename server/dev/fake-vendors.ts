@@ -432,6 +432,12 @@ async function microsoftTenant(): Promise<DevApp[]> {
     name: `${member.name} salary review.xlsx`,
     permissions: [userGrant('dev-review', member.local)],
   });
+  // The member's own OneDrive, which they connect for themselves.
+  fake.upsert(`b!${member.local}`, {
+    id: 'dev-speech',
+    name: 'Orion keynote speaker notes.docx',
+    permissions: [userGrant('dev-speech', member.local)],
+  });
   const client = { id: CLIENT_ID, secret: CLIENT_SECRET };
   const app = (shortname: string): DevApp => ({
     shortname,

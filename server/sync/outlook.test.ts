@@ -8,6 +8,7 @@ import {
   OWNER,
   SEEDED_INDEXED,
   fileAttachment,
+  mailAttachment,
   message,
   startOutlookFake,
   type OutlookFake,
@@ -189,6 +190,22 @@ describe('outlook through the engine', () => {
       .map((request) => request.path.split('/').at(-2))
       .sort();
     expect(fetched).toEqual(['a-broken', 'a-gone', 'a-handbook', 'a-review']);
+  });
+
+  it('finds the text of a mail attached to a new message for the mailbox owner alone, as that message', async () => {
+    fake.put(message('m41', FOLDERS.inbox, 0, 'FW: supplier thread'));
+    fake.attach(
+      'm41',
+      mailAttachment('a-supplier', 'Capybara shipment delayed', {
+        subject: 'Capybara shipment delayed',
+        body: { contentType: 'text', content: 'The capybara shipment reaches the harbour in May.' },
+        from: { emailAddress: { name: 'Supplier', address: 'orders@supplier.test' } },
+        sentDateTime: '2026-04-01T08:00:00Z',
+      }),
+    );
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await search(ada, 'capybara harbour')).toEqual(['FW: supplier thread']);
+    for (const other of [grace, admin]) expect(await search(other, 'capybara harbour')).toEqual([]);
   });
 });
 

@@ -317,4 +317,12 @@ describe('sharepoint pages and list items whose permissions were narrowed below 
     expect(await shown(members.bob, 'quokka')).toMatchObject(showing(page));
     expect(await indexed(connectionId)).toEqual(sharePointFiles());
   });
+
+  it('narrows a page whose sharing alone changed at the next incremental sync, before any permission sync', async () => {
+    tenant.setPagePermissions(ENG_SITE, 'census', [userGrant('census', 'grace')]);
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await shown(members.bob, 'quokka')).toMatchObject(hiding(page));
+    expect(await shown(members.linus, 'quokka')).toMatchObject(hiding(page));
+    expect(await shown(members.grace, 'quokka')).toMatchObject(showing(page));
+  });
 });

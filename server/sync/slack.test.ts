@@ -316,6 +316,38 @@ describe('a Slack workspace synced into the index', () => {
     expect(await indexedIds(connectionId)).not.toContain(`${fixture.general}/${gatewayReply}/F0GATEWAY`);
   });
 
+  it('takes a file deleted from a thread’s reply out of search at the next incremental sync, the reply staying', async () => {
+    const name = 'Wombat census.pdf';
+    const bytes = await makePdf([['The wombat census counted', 'forty burrows.']]);
+    fake.reply(fixture.general, fixture.ts.question, {
+      user: 'UADA',
+      text: 'The census is in',
+      files: [
+        {
+          id: 'F0CENSUS',
+          name,
+          title: name,
+          mimetype: 'application/pdf',
+          filetype: 'pdf',
+          size: bytes.byteLength,
+          permalink: `https://acme.slack.com/files/UADA/F0CENSUS/${name}`,
+          url_private_download: fake.storeFile('F0CENSUS', name, bytes),
+          user: 'UADA',
+          created: Math.floor(Date.now() / 1000),
+        },
+      ],
+    });
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await found(grace, 'wombat burrows')).toContain(name);
+
+    fake.deleteFile('F0CENSUS');
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+    expect(await found(grace, 'wombat burrows')).toEqual([]);
+    expect(await found(grace, 'census is in')).toEqual([
+      '#announcements: Where do we deploy the billing service?',
+    ]);
+  });
+
   it('asks for a reconnect when Slack says the token expired', async () => {
     fake.expireToken();
     expect(await sync(connectionId, 'incremental')).toEqual({
