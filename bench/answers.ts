@@ -174,9 +174,8 @@ async function ask(base: string, token: string, question: string, model: OpenAiT
         (m): m is Extract<ServerMessage, { type: 'ANSWER_COMPLETE' }> => m.type === 'ANSWER_COMPLETE',
       );
       if (!complete) throw new Error(`"${question.slice(0, 60)}…" was not answered: ${JSON.stringify(end)}`);
-      const sent = model?.requests
-        .slice(recordedAt)
-        .find((request) => request.messages[0]?.content !== SUGGESTIONS_SYSTEM_PROMPT);
+      // the answer's own call streams; the suggestions and the question's rewrite are side calls that do not
+      const sent = model?.requests.slice(recordedAt).find((request) => request.stream);
       return {
         text: complete.messageText,
         shown,

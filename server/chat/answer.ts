@@ -39,6 +39,7 @@ import {
   researchPassages,
 } from './research';
 import { countByApp, retrieveFromApps } from './retrieval';
+import { rewriteQuestion } from './rewrite';
 import {
   AnswerWriter,
   finalizeAnswer,
@@ -114,7 +115,8 @@ export const NO_SOURCES: QuerySources = {
 
 /**
  * Retrieval for one search of the question (one hop in research), in the plan's scope, with the asker's ACL: at
- * most `limit` documents, their passages within the model's budget for sources.
+ * most `limit` documents, their passages within the model's budget for sources. `rewrites` (the model's searches for
+ * the question) are fused with it over the selected apps.
  */
 export async function gather(
   deps: ChatDeps,
@@ -123,8 +125,9 @@ export async function gather(
   q: string,
   limit: number,
   budgetTokens: number,
+  rewrites?: Promise<readonly string[]>,
 ): Promise<Passage[]> {
-  const fromApps = (sources: QuerySources, attached: readonly string[]) =>
+  const fromApps = (sources: QuerySources, attached: readonly string[], more?: Promise<readonly string[]>) =>
     retrieveFromApps(deps.store, {
       orgId: plan.viewer.orgId,
       principals: plan.principals,
@@ -134,8 +137,9 @@ export async function gather(
       limit,
       budgetTokens,
       signal: generation.signal,
+      rewrites: more,
     });
-  if (plan.scope === 'APPS') return fromApps(plan.sources, plan.attachedUploadIds);
+  if (plan.scope === 'APPS') return fromApps(plan.sources, plan.attachedUploadIds, rewrites);
   const attached =
     plan.attachedUploadIds.length > 0 ? await fromApps(NO_SOURCES, plan.attachedUploadIds) : [];
   if (plan.scope === 'AI_ONLY' || !plan.web) return attached;
@@ -202,6 +206,13 @@ export async function runAnswer(
   generation.signal.addEventListener('abort', abortSideCalls, { once: true });
   try {
     // GATHERING_DATA
+    const history = await loadHistory(
+      deps.store.db,
+      { orgId: plan.viewer.orgId, principals: plan.principals },
+      exchange.topic.id,
+      exchange.query.rowId,
+      HISTORY_MESSAGES,
+    );
     const budget = sourceTokenBudget(plan.model);
     if (generation.deepresearch) {
       generation.setStage('GATHERING_DATA', { progressBar: PROGRESS_START });
@@ -220,7 +231,15 @@ export async function runAnswer(
       );
     } else {
       generation.setStage('GATHERING_DATA');
-      passages = await gather(deps, plan, generation, question, ANSWER_PASSAGES, budget);
+      // the model rewrites the question while its own searches run; research plans its searches itself
+      const rewrites =
+        plan.scope === 'APPS'
+          ? rewriteQuestion(plan.model, question, history, {
+              signal: sideCalls.signal,
+              timeoutMs: deps.settings.rewriteTimeoutMs,
+            })
+          : undefined;
+      passages = await gather(deps, plan, generation, question, ANSWER_PASSAGES, budget, rewrites);
     }
     generation.signal.throwIfAborted();
     await recordAnswerSources(
@@ -246,13 +265,6 @@ export async function runAnswer(
 
     // BUILDING_PROMPT
     generation.setStage('BUILDING_PROMPT', generation.deepresearch ? { progressBar: PROGRESS_WRITING } : {});
-    const history = await loadHistory(
-      deps.store.db,
-      { orgId: plan.viewer.orgId, principals: plan.principals },
-      exchange.topic.id,
-      exchange.query.rowId,
-      HISTORY_MESSAGES,
-    );
     const promptInput: PromptInput = {
       question,
       scope: plan.scope === 'AI_ONLY' && passages.length > 0 ? 'APPS' : plan.scope,

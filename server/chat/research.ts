@@ -46,7 +46,8 @@ export const PLAN_SYSTEM_PROMPT =
   'You plan research in a workplace search engine. Reply with short keyword search queries, one per line, ' +
   'nothing else.';
 
-function parseQueries(reply: string, question: string, max: number): string[] {
+/** Searches in a reply of one per line: bullets, numbering and quotes stripped, the question and repeats dropped. */
+export function parseQueries(reply: string, question: string, max: number): string[] {
   const asked = question.trim().toLowerCase();
   const seen = new Set<string>([asked]);
   const queries: string[] = [];

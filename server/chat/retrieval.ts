@@ -8,6 +8,9 @@
  * scores, each with its neighbours, within the model's token budget, joined where adjacent, without repeats; one
  * numbered source per document, in the order of its strongest chunk.
  *
+ * With a model, the question's own ranking is fused with those of the model's rewrite of it into keyword searches
+ * (rewrite.ts), by reciprocal rank, the question weighted highest; passage selection then runs on the fused ranking.
+ *
  * Where things live in the index: an app's documents have the app's shortname as source (an individual or org
  * connection as connection_id); uploads are the documents their `uploads.document_id` names (source 'files');
  * verified answers are documents with source 'verified_answers' and the answer's id as external id. An app's
@@ -29,8 +32,10 @@ import {
   searchChunks,
   type SearchFilters,
   type SearchHit,
+  type SearchHitChunk,
   type SearchResults,
 } from '../search';
+import { RRF_K } from '../search/embeddings';
 import type { Passage } from './passages';
 
 type Lane = {
@@ -55,6 +60,11 @@ export type AppRetrievalRequest = {
   /** Estimated tokens (estimateTokens) of passage text at most, over all passages. */
   budgetTokens: number;
   signal?: AbortSignal;
+  /**
+   * More searches of the question (the model's rewrite of it), fused with its own ranking. Awaited once the
+   * question's own searches are done, so the model writes them while those run; none leaves retrieval as it was.
+   */
+  rewrites?: Promise<readonly string[]>;
 };
 
 async function documentIdsOfUploads(store: Store, orgId: string, ids: readonly string[]): Promise<string[]> {
@@ -269,6 +279,7 @@ async function searchLane(
   store: Store,
   request: AppRetrievalRequest,
   lane: Lane,
+  q = request.q,
 ): Promise<Pick<SearchResults, 'hits' | 'terms' | 'matchedTerms'>> {
   const base = {
     orgId: request.orgId,
@@ -279,7 +290,7 @@ async function searchLane(
     // the question's own words are what a verified answer must hold: feedback terms would only cost time
     ...(lane.answers ? { feedback: false } : {}),
   };
-  const found = await searchChunks(store, { ...base, q: request.q });
+  const found = await searchChunks(store, { ...base, q });
   let { hits } = found;
   // An attached file the question's words do not match is still what the asker wants read.
   if (lane.pinned && hits.length === 0) ({ hits } = await searchChunks(store, { ...base, q: '' }));
@@ -570,6 +581,70 @@ async function passagesOf(
   );
 }
 
+/** One search's documents, best first, each once (lanes may overlap). */
+function rankingOf(hits: readonly SearchHit[]): SearchHit[] {
+  const seen = new Set<string>();
+  return [...hits]
+    .sort((a, b) => b.score - a.score)
+    .filter((hit) => {
+      if (seen.has(hit.documentId)) return false;
+      seen.add(hit.documentId);
+      return true;
+    });
+}
+
+/** Weight of each ranking in the fusion: the asker's own words are the surest evidence of what was asked. */
+const QUESTION_WEIGHT = 1;
+const REWRITE_WEIGHT = 0.5;
+
+/**
+ * Reciprocal-rank fusion (the vector signal's RRF_K) of the question's ranking, first, with its rewrites': ranks,
+ * as each search's BM25 scores are on the scale of its own words. A document keeps the first hit found of it (the
+ * question's, whose snippet holds the asker's words, when the question found it) and every matching chunk any
+ * search found, each as strong as its share of that search's best chunk times the search's weight, so passage
+ * selection (evidenceOf) still prefers within a document the chunks that matched best.
+ */
+function fuseRankings(rankings: readonly SearchHit[][]): SearchHit[] {
+  const fused = new Map<string, { hit: SearchHit; score: number; chunks: Map<string, SearchHitChunk> }>();
+  rankings.forEach((ranking, which) => {
+    const weight = which === 0 ? QUESTION_WEIGHT : REWRITE_WEIGHT;
+    ranking.forEach((hit, rank) => {
+      const entry = fused.get(hit.documentId) ?? { hit, score: 0, chunks: new Map<string, SearchHitChunk>() };
+      fused.set(hit.documentId, entry);
+      entry.score += weight / (RRF_K + rank + 1);
+      const best = hit.chunks[0]?.score ?? 0;
+      for (const chunk of hit.chunks) {
+        const strength = (weight / QUESTION_WEIGHT) * (best > 0 ? chunk.score / best : 1);
+        if ((entry.chunks.get(chunk.chunkId)?.score ?? -1) < strength)
+          entry.chunks.set(chunk.chunkId, { ...chunk, score: strength });
+      }
+    });
+  });
+  return [...fused.values()]
+    .map(({ hit, score, chunks }) => ({
+      ...hit,
+      score,
+      chunks: [...chunks.values()].sort((a, b) => b.score - a.score),
+    }))
+    .sort((a, b) => b.score - a.score);
+}
+
+/** The ranking of each of the rewrite's searches, over the lanes the question's own ranking comes from. */
+async function rewriteRankings(
+  store: Store,
+  request: AppRetrievalRequest,
+  lanes: readonly Lane[],
+): Promise<SearchHit[][]> {
+  const queries = (await request.rewrites) ?? [];
+  if (lanes.length === 0) return [];
+  return Promise.all(
+    queries.map(async (q) => {
+      const results = await Promise.all(lanes.map((lane) => searchLane(store, request, lane, q)));
+      return rankingOf(results.flatMap((result) => result.hits));
+    }),
+  );
+}
+
 /**
  * A verified answer answers the question when it holds every one of the question's words: one that shares only some
  * ("how long …") is an ordinary document, ranked with the rest.
@@ -579,7 +654,8 @@ const answersQuestion = (hit: SearchHit) => hit.missingTerms.length === 0;
 /**
  * The best passages for a question over the selected apps, files and verified answers, within the request's token
  * budget: attached files first, then verified answers that answer the question, then the strongest evidence of the
- * best `limit` documents. A question below the relevance floor gets only its attached files.
+ * best `limit` documents (of the question's ranking fused with its rewrites', when there are some). A question below
+ * the relevance floor gets only its attached files.
  */
 export async function retrieveFromApps(store: Store, request: AppRetrievalRequest): Promise<Passage[]> {
   const attached = await attachedLane(store, request);
@@ -603,10 +679,19 @@ export async function retrieveFromApps(store: Store, request: AppRetrievalReques
       tiered.push(...hits.filter(answersQuestion).map((hit) => ({ hit, tier: TIER.verifiedAnswer })));
     else ranked.push(...hits);
   });
-  ranked.sort((a, b) => b.score - a.score);
+  // The floor is the question's own: a rewrite adds words the question never had, which an unrelated page may hold.
+  const rewritten = covered
+    ? await rewriteRankings(
+        store,
+        request,
+        all.filter((lane) => !lane.pinned && !lane.answers),
+      )
+    : [];
+  request.signal?.throwIfAborted();
+  const ranking = rewritten.length > 0 ? fuseRankings([rankingOf(ranked), ...rewritten]) : rankingOf(ranked);
   const chosen: { hit: SearchHit; tier: Tier }[] = [];
   const seen = new Set<string>();
-  for (const entry of [...tiered, ...ranked.map((hit) => ({ hit, tier: TIER.ranked }))]) {
+  for (const entry of [...tiered, ...ranking.map((hit) => ({ hit, tier: TIER.ranked }))]) {
     if (seen.has(entry.hit.documentId)) continue;
     seen.add(entry.hit.documentId);
     chosen.push(entry);

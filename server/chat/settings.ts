@@ -22,6 +22,8 @@ export type ChatSettings = {
   stageRepeatMs: number;
   /** How often this process looks for STOP_GENERATION requests other instances recorded for its answers. */
   stopPollMs: number;
+  /** How long retrieval waits for the model's rewrite of a question before it goes on with the question alone. */
+  rewriteTimeoutMs: number;
 };
 
 export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
@@ -31,20 +33,27 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   followPollMs: 500,
   stageRepeatMs: 5_000,
   stopPollMs: 500,
+  rewriteTimeoutMs: 2_000,
 };
 
 const chatEnvSchema = z.object({
   /** Lower it behind a proxy that closes sockets idle for less than ~8 s. */
   CHAT_STAGE_REPEAT_MS: z.coerce.number().int().min(50).max(60_000).optional(),
+  /** Raise it for a local model slower than the default to write a few keywords; every answer waits at most this. */
+  CHAT_REWRITE_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).optional(),
 });
 
-/** The defaults, with the operator's CHAT_STAGE_REPEAT_MS; a bad value fails at start. */
+/** The defaults, with the operator's CHAT_STAGE_REPEAT_MS and CHAT_REWRITE_TIMEOUT_MS; a bad value fails at start. */
 export function loadChatSettings(env: NodeJS.ProcessEnv = process.env): ChatSettings {
   const parsed = chatEnvSchema.safeParse(env);
-  if (!parsed.success) throw new Error(`Invalid CHAT_STAGE_REPEAT_MS: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid ${String(issue?.path[0])}: ${issue?.message}`);
+  }
   return {
     ...DEFAULT_CHAT_SETTINGS,
     stageRepeatMs: parsed.data.CHAT_STAGE_REPEAT_MS ?? DEFAULT_CHAT_SETTINGS.stageRepeatMs,
+    rewriteTimeoutMs: parsed.data.CHAT_REWRITE_TIMEOUT_MS ?? DEFAULT_CHAT_SETTINGS.rewriteTimeoutMs,
   };
 }
 
