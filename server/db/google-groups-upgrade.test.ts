@@ -77,120 +77,122 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-describe.each([['PGlite', pglite], ...(testDatabaseUrl ? [['PostgreSQL', server] as const] : [])])(
-  'the upgrade to org-wide Google groups on %s',
-  (_name, open) => {
-    // A new cluster migrated from nothing: initdb and every migration, on a shared machine.
-    it(
-      'renames the Google groups of Drive and the directory, in ACLs and memberships, and nothing else',
-      { timeout: 180_000 },
-      async () => {
-        const database = await open();
-        try {
-          const { db } = database;
-          const before = migrationsBefore();
-          folders.push(before);
-          await database.migrate(before);
+const stores: [string, () => Promise<Database>][] = [
+  ['PGlite', pglite],
+  ...(testDatabaseUrl ? [['PostgreSQL', server] as [string, () => Promise<Database>]] : []),
+];
 
-          const [org] = await db.insert(orgs).values({ domain: 'acme.test' }).returning();
-          const connection = async (appName: string) =>
-            (await db.insert(appConnections).values({ orgId: org!.id, appName, isOrg: true }).returning())[0]!
-              .id;
-          const driveId = await connection('gdrive');
-          const directoryId = await connection('gworkspace-directory');
-          const feedId = await connection('custom-api');
-          const indexed = async (source: string, connectionId: string, externalId: string, acl: string[]) => {
-            const [row] = await db
-              .insert(documents)
-              .values({ orgId: org!.id, source, connectionId, externalId, title: externalId, acl })
-              .returning();
-            await db.insert(documentChunks).values({
-              orgId: org!.id,
-              documentId: row!.id,
-              ord: 0,
-              body: `${externalId} body`,
-              source,
-              acl,
-            });
-          };
-          await indexed('gdrive', driveId, 'plan', [
-            `group:gdrive:${driveId}:design@acme.test`,
-            'user:admin@acme.test',
-          ]);
-          // A feed's own group that happens to look like Drive's: its feed, not Google, says who is in it.
-          const feedGroup = `group:gdrive:${feedId}:design@acme.test`;
-          await indexed('custom-api', feedId, 'feed', [feedGroup]);
-          await db.insert(aclGroupMembers).values([
-            {
-              orgId: org!.id,
-              connectionId: driveId,
-              groupKey: `group:gdrive:${driveId}:design@acme.test`,
-              memberEmail: 'grace@acme.test',
-            },
-            // The directory listed the same group, under its own name.
-            ...['eve@acme.test', 'grace@acme.test'].map((memberEmail) => ({
-              orgId: org!.id,
-              connectionId: directoryId,
-              groupKey: `group:gworkspace-directory:${directoryId}:design@acme.test`,
-              memberEmail,
-            })),
-            { orgId: org!.id, connectionId: feedId, groupKey: feedGroup, memberEmail: 'mallory@acme.test' },
-          ]);
+describe.each(stores)('the upgrade to org-wide Google groups on %s', (_name, open) => {
+  // A new cluster migrated from nothing: initdb and every migration, on a shared machine.
+  it(
+    'renames the Google groups of Drive and the directory, in ACLs and memberships, and nothing else',
+    { timeout: 180_000 },
+    async () => {
+      const database = await open();
+      try {
+        const { db } = database;
+        const before = migrationsBefore();
+        folders.push(before);
+        await database.migrate(before);
 
-          await database.migrate(migrationsFolder);
-
-          const aclOf = async (externalId: string) => {
-            const [row] = await db
-              .select({ acl: documents.acl, chunkAcl: documentChunks.acl })
-              .from(documents)
-              .innerJoin(documentChunks, eq(documentChunks.documentId, documents.id))
-              .where(and(eq(documents.orgId, org!.id), eq(documents.externalId, externalId)));
-            return row;
-          };
-          const google = 'group:google:design@acme.test';
-          expect(await aclOf('plan')).toEqual({
-            acl: [google, 'user:admin@acme.test'],
-            chunkAcl: [google, 'user:admin@acme.test'],
+        const [org] = await db.insert(orgs).values({ domain: 'acme.test' }).returning();
+        const connection = async (appName: string) =>
+          (await db.insert(appConnections).values({ orgId: org!.id, appName, isOrg: true }).returning())[0]!
+            .id;
+        const driveId = await connection('gdrive');
+        const directoryId = await connection('gworkspace-directory');
+        const feedId = await connection('custom-api');
+        const indexed = async (source: string, connectionId: string, externalId: string, acl: string[]) => {
+          const [row] = await db
+            .insert(documents)
+            .values({ orgId: org!.id, source, connectionId, externalId, title: externalId, acl })
+            .returning();
+          await db.insert(documentChunks).values({
+            orgId: org!.id,
+            documentId: row!.id,
+            ord: 0,
+            body: `${externalId} body`,
+            source,
+            acl,
           });
-          expect(await aclOf('feed')).toEqual({ acl: [feedGroup], chunkAcl: [feedGroup] });
-          const memberships = await db
-            .select({
-              connectionId: aclGroupMembers.connectionId,
-              groupKey: aclGroupMembers.groupKey,
-              memberEmail: aclGroupMembers.memberEmail,
-            })
-            .from(aclGroupMembers)
-            .orderBy(asc(aclGroupMembers.groupKey), asc(aclGroupMembers.memberEmail));
-          expect(memberships).toEqual(
-            expect.arrayContaining([
-              { connectionId: driveId, groupKey: google, memberEmail: 'grace@acme.test' },
-              { connectionId: directoryId, groupKey: google, memberEmail: 'eve@acme.test' },
-              { connectionId: directoryId, groupKey: google, memberEmail: 'grace@acme.test' },
-              { connectionId: feedId, groupKey: feedGroup, memberEmail: 'mallory@acme.test' },
-            ]),
-          );
-          expect(memberships).toHaveLength(4);
+        };
+        await indexed('gdrive', driveId, 'plan', [
+          `group:gdrive:${driveId}:design@acme.test`,
+          'user:admin@acme.test',
+        ]);
+        // A feed's own group that happens to look like Drive's: its feed, not Google, says who is in it.
+        const feedGroup = `group:gdrive:${feedId}:design@acme.test`;
+        await indexed('custom-api', feedId, 'feed', [feedGroup]);
+        await db.insert(aclGroupMembers).values([
+          {
+            orgId: org!.id,
+            connectionId: driveId,
+            groupKey: `group:gdrive:${driveId}:design@acme.test`,
+            memberEmail: 'grace@acme.test',
+          },
+          // The directory listed the same group, under its own name.
+          ...['eve@acme.test', 'grace@acme.test'].map((memberEmail) => ({
+            orgId: org!.id,
+            connectionId: directoryId,
+            groupKey: `group:gworkspace-directory:${directoryId}:design@acme.test`,
+            memberEmail,
+          })),
+          { orgId: org!.id, connectionId: feedId, groupKey: feedGroup, memberEmail: 'mallory@acme.test' },
+        ]);
 
-          // The plan reaches the group's members as either Google connection listed them; the feed's member, the feed only.
-          const reads = async (email: string) => {
-            const principals = await principalsFor(db, org!.id, email);
-            return (
-              await db
-                .select({ externalId: documents.externalId, acl: documents.acl })
-                .from(documents)
-                .where(eq(documents.orgId, org!.id))
-            )
-              .filter((row) => row.acl.some((principal) => principals.includes(principal)))
-              .map((row) => row.externalId)
-              .sort();
-          };
-          expect(await reads('grace@acme.test')).toEqual(['plan']);
-          expect(await reads('eve@acme.test')).toEqual(['plan']);
-          expect(await reads('mallory@acme.test')).toEqual(['feed']);
-        } finally {
-          await database.close();
-        }
-      },
-    );
-  },
-);
+        await database.migrate(migrationsFolder);
+
+        const aclOf = async (externalId: string) => {
+          const [row] = await db
+            .select({ acl: documents.acl, chunkAcl: documentChunks.acl })
+            .from(documents)
+            .innerJoin(documentChunks, eq(documentChunks.documentId, documents.id))
+            .where(and(eq(documents.orgId, org!.id), eq(documents.externalId, externalId)));
+          return row;
+        };
+        const google = 'group:google:design@acme.test';
+        expect(await aclOf('plan')).toEqual({
+          acl: [google, 'user:admin@acme.test'],
+          chunkAcl: [google, 'user:admin@acme.test'],
+        });
+        expect(await aclOf('feed')).toEqual({ acl: [feedGroup], chunkAcl: [feedGroup] });
+        const memberships = await db
+          .select({
+            connectionId: aclGroupMembers.connectionId,
+            groupKey: aclGroupMembers.groupKey,
+            memberEmail: aclGroupMembers.memberEmail,
+          })
+          .from(aclGroupMembers)
+          .orderBy(asc(aclGroupMembers.groupKey), asc(aclGroupMembers.memberEmail));
+        expect(memberships).toEqual(
+          expect.arrayContaining([
+            { connectionId: driveId, groupKey: google, memberEmail: 'grace@acme.test' },
+            { connectionId: directoryId, groupKey: google, memberEmail: 'eve@acme.test' },
+            { connectionId: directoryId, groupKey: google, memberEmail: 'grace@acme.test' },
+            { connectionId: feedId, groupKey: feedGroup, memberEmail: 'mallory@acme.test' },
+          ]),
+        );
+        expect(memberships).toHaveLength(4);
+
+        // The plan reaches the group's members as either Google connection listed them; the feed's member, the feed only.
+        const reads = async (email: string) => {
+          const principals = await principalsFor(db, org!.id, email);
+          return (
+            await db
+              .select({ externalId: documents.externalId, acl: documents.acl })
+              .from(documents)
+              .where(eq(documents.orgId, org!.id))
+          )
+            .filter((row) => row.acl.some((principal) => principals.includes(principal)))
+            .map((row) => row.externalId)
+            .sort();
+        };
+        expect(await reads('grace@acme.test')).toEqual(['plan']);
+        expect(await reads('eve@acme.test')).toEqual(['plan']);
+        expect(await reads('mallory@acme.test')).toEqual(['feed']);
+      } finally {
+        await database.close();
+      }
+    },
+  );
+});
