@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readersOf } from './acl';
 
 describe('readersOf', () => {
-  it('names users and groups by lower-cased email', () => {
+  it('names users and the organisation’s Google groups by lower-cased email', () => {
     expect(
       readersOf(
         [
@@ -11,20 +11,17 @@ describe('readersOf', () => {
           { type: 'user', role: 'reader', emailAddress: 'ann@acme.test' },
         ],
         'acme.test',
-        'gdrive',
       ),
-    ).toEqual(['group:gdrive:eng@acme.test', 'user:ann@acme.test']);
+    ).toEqual(['group:google:eng@acme.test', 'user:ann@acme.test']);
   });
 
   it('opens a file to the organisation only for a discoverable grant to its own domain or to anyone', () => {
     const discoverable = { role: 'reader', allowFileDiscovery: true };
-    expect(
-      readersOf([{ type: 'domain', domain: 'ACME.test', ...discoverable }], 'acme.test', 'gdrive'),
-    ).toEqual(['org']);
-    expect(readersOf([{ type: 'anyone', ...discoverable }], 'acme.test', 'gdrive')).toEqual(['org']);
-    expect(
-      readersOf([{ type: 'domain', domain: 'partner.test', ...discoverable }], 'acme.test', 'gdrive'),
-    ).toEqual([]);
+    expect(readersOf([{ type: 'domain', domain: 'ACME.test', ...discoverable }], 'acme.test')).toEqual([
+      'org',
+    ]);
+    expect(readersOf([{ type: 'anyone', ...discoverable }], 'acme.test')).toEqual(['org']);
+    expect(readersOf([{ type: 'domain', domain: 'partner.test', ...discoverable }], 'acme.test')).toEqual([]);
     expect(
       readersOf(
         [
@@ -32,7 +29,6 @@ describe('readersOf', () => {
           { type: 'anyone', role: 'reader', allowFileDiscovery: false },
         ],
         'acme.test',
-        'gdrive',
       ),
     ).toEqual([]);
   });
@@ -46,7 +42,6 @@ describe('readersOf', () => {
           { type: 'user', role: 'reader' },
         ],
         'acme.test',
-        'gdrive',
       ),
     ).toEqual([]);
   });

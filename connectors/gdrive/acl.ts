@@ -2,12 +2,11 @@
 // A file's permission list already holds what it inherits: the parent folders' sharing in My Drive, and the shared
 // drive's members (permissionDetails.inherited) for a shared-drive item, so the list is the whole answer.
 import type { drive_v3 } from '@googleapis/drive';
-import type { AppShortname } from '../../common/catalogue';
-import { ORG_PRINCIPAL, groupPrincipal, userPrincipal, type Principal } from '../sdk';
+import { ORG_PRINCIPAL, googleGroupPrincipal, userPrincipal, type Principal } from '../sdk';
 
 /**
- * The readers the permissions name. Users and groups are named by their email; groups are resolved by the
- * permission sync (`source`'s group principals). A domain grant counts as the organisation only for the
+ * The readers the permissions name. Users and groups are named by their email; a group is the organisation's Google
+ * group, whose members any of the org's Google connections syncing the directory supplies. A domain grant counts as the organisation only for the
  * organisation's own domain; another domain's members are not Scout members. A domain or anyone grant counts only
  * when `allowFileDiscovery` is set: without it Drive itself keeps the file out of those people's search and only
  * lets someone who was handed the link open it, so listing it in Scout's search would reveal what Drive hides.
@@ -17,7 +16,6 @@ import { ORG_PRINCIPAL, groupPrincipal, userPrincipal, type Principal } from '..
 export function readersOf(
   permissions: readonly drive_v3.Schema$Permission[],
   orgDomain: string,
-  source: AppShortname,
 ): Principal[] {
   const readers = new Set<Principal>();
   for (const permission of permissions) {
@@ -28,7 +26,7 @@ export function readersOf(
         if (email) readers.add(userPrincipal(email));
         break;
       case 'group':
-        if (email) readers.add(groupPrincipal(source, email));
+        if (email) readers.add(googleGroupPrincipal(email));
         break;
       case 'domain':
         if (permission.allowFileDiscovery && permission.domain?.toLowerCase() === orgDomain)

@@ -168,7 +168,7 @@ export async function permissionsOf(
 /** The file's readers; nobody while its permissions cannot be read (fail closed, DESIGN §5). */
 export async function aclOf(run: Run, file: drive_v3.Schema$File) {
   const permissions = await permissionsOf(run, file);
-  return permissions === null ? [] : readersOf(permissions, run.orgDomain, 'gdrive');
+  return permissions === null ? [] : readersOf(permissions, run.orgDomain);
 }
 
 async function textOf(run: Run, file: drive_v3.Schema$File): Promise<string | null> {

@@ -72,13 +72,13 @@ describe('gdriveConnector', () => {
       documentsOf(await collect(gdriveConnector.fullSync(context()))).map((doc) => [doc.externalId, doc.acl]),
     );
     expect(acl.get('d-roadmap')).toEqual([
-      'group:gdrive:eng@acme.test',
+      'group:google:eng@acme.test',
       'user:admin@acme.test',
       'user:bob@acme.test',
     ]);
     expect(acl.get('s-budget')).toEqual(['org', 'user:admin@acme.test']);
     expect(acl.get('p-handbook')).toEqual(['user:admin@acme.test']);
-    expect(acl.get('d-pitch')).toEqual(['group:gdrive:sales@acme.test', 'user:carol@acme.test']);
+    expect(acl.get('d-pitch')).toEqual(['group:google:sales@acme.test', 'user:carol@acme.test']);
     expect(acl.get('d-secret')).toEqual([]);
   });
 
@@ -86,11 +86,11 @@ describe('gdriveConnector', () => {
     const memberships = (await collect(gdriveConnector.permissions!(context()))).flat();
     expect(memberships).toEqual([
       {
-        group: 'group:gdrive:eng@acme.test',
-        members: ['user:grace@acme.test', 'group:gdrive:sre@acme.test'],
+        group: 'group:google:eng@acme.test',
+        members: ['user:grace@acme.test', 'group:google:sre@acme.test'],
       },
-      { group: 'group:gdrive:sre@acme.test', members: ['user:linus@acme.test'] },
-      { group: 'group:gdrive:sales@acme.test', members: ['user:dave@acme.test'] },
+      { group: 'group:google:sre@acme.test', members: ['user:linus@acme.test'] },
+      { group: 'group:google:sales@acme.test', members: ['user:dave@acme.test'] },
     ]);
   });
 
@@ -112,7 +112,7 @@ describe('gdriveConnector', () => {
     fake.trash('s-budget');
     const answers = await gdriveConnector.documentAcls!(context(), ['d-roadmap', 's-budget', 'nope']);
     expect(answers).toEqual([
-      { externalId: 'd-roadmap', acl: ['group:gdrive:eng@acme.test', 'user:admin@acme.test'] },
+      { externalId: 'd-roadmap', acl: ['group:google:eng@acme.test', 'user:admin@acme.test'] },
     ]);
   });
 

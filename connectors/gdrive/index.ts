@@ -206,7 +206,7 @@ export const gdriveConnector = defineConnector({
     } while (pageToken);
   },
 
-  permissions: (ctx) => directoryGroups(isDelegated(ctx) ? orgGroupsContext(ctx) : ctx, 'gdrive'),
+  permissions: (ctx) => directoryGroups(isDelegated(ctx) ? orgGroupsContext(ctx) : ctx),
 
   async documentAcls(ctx, externalIds) {
     if (isDelegated(ctx)) return orgDocumentAcls(ctx, externalIds);

@@ -472,7 +472,7 @@ export async function orgDocumentAcls(
       const found = await locate(org, externalId);
       if (found === null || !inScope(ctx, found.file)) return null;
       const permissions = await permissionsOf(found.run, found.file);
-      return { externalId, acl: permissions === null ? [] : readersOf(permissions, org.orgDomain, 'gdrive') };
+      return { externalId, acl: permissions === null ? [] : readersOf(permissions, org.orgDomain) };
     }),
   );
   return answers.filter((answer): answer is DocumentAcl => answer !== null);

@@ -68,10 +68,10 @@ describe('gworkspaceDirectoryConnector', () => {
     const memberships = (await collect(gworkspaceDirectoryConnector.permissions!(context()))).flat();
     expect(memberships).toEqual([
       {
-        group: 'group:gworkspace-directory:eng@acme.test',
-        members: ['user:grace@acme.test', 'group:gworkspace-directory:sre@acme.test'],
+        group: 'group:google:eng@acme.test',
+        members: ['user:grace@acme.test', 'group:google:sre@acme.test'],
       },
-      { group: 'group:gworkspace-directory:sre@acme.test', members: ['user:linus@acme.test'] },
+      { group: 'group:google:sre@acme.test', members: ['user:linus@acme.test'] },
     ]);
   });
 

@@ -218,5 +218,5 @@ export const gworkspaceDirectoryConnector = defineConnector({
     } while (pageToken);
   },
 
-  permissions: (ctx) => directoryGroups(ctx, 'gworkspace-directory'),
+  permissions: (ctx) => directoryGroups(ctx),
 });

@@ -15,6 +15,7 @@ import type { ConnectorLogger } from './logger';
 import { fakeClock } from './testing';
 import {
   ORG_PRINCIPAL,
+  googleGroupPrincipal,
   groupPrincipal,
   principalSchema,
   sourceDocumentSchema,
@@ -56,6 +57,9 @@ describe('principals', () => {
   it('builds lower-case user principals and source-prefixed group principals', () => {
     expect(userPrincipal(' Ada@Example.COM ')).toBe('user:ada@example.com');
     expect(groupPrincipal('slack', 'S0ABC')).toBe('group:slack:S0ABC');
+    // A Google group's email names it everywhere, in any case Drive or the directory spells it.
+    expect(googleGroupPrincipal(' Design@Acme.test')).toBe('group:google:design@acme.test');
+    expect(principalSchema.safeParse(googleGroupPrincipal('design@acme.test')).success).toBe(true);
     for (const principal of ['org', 'public', 'user:ada@example.com', 'group:gdrive:eng@example.com']) {
       expect(principalSchema.safeParse(principal).success).toBe(true);
     }

@@ -51,6 +51,16 @@ export function groupPrincipal(source: AppShortname, id: string): GroupPrincipal
   return `group:${source}:${id}`;
 }
 
+/**
+ * A Google group, by its email (unique across Google). Unlike an app's own groups it is the organisation's, not one
+ * connection's: Drive sharing names it, and whichever of the org's Google connections syncs the directory supplies
+ * its members, so the Workspace directory connection's memberships meet Drive's ACLs. The engine keeps it org-wide
+ * only for Google's apps; anyone else naming it gets a group of their own connection.
+ */
+export function googleGroupPrincipal(email: string): GroupPrincipal {
+  return `group:google:${email.trim().toLowerCase()}`;
+}
+
 /** A group and its direct members; nested groups are members too, and the engine expands them. */
 export const groupMembershipSchema = z.object({
   group: groupPrincipalSchema,

@@ -531,13 +531,15 @@ export const aclGroupMembers = pgTable(
     id: id(),
     orgId: orgId(),
     connectionId: uuid('connection_id').references(() => appConnections.id, { onDelete: 'cascade' }),
-    // the principal as written in ACLs, e.g. 'group:slack:C1'
+    // the principal as written in ACLs, e.g. 'group:slack:<connection id>:C1', or 'group:google:<email>', which
+    // several of the org's Google connections may each list members of
     groupKey: text('group_key').notNull(),
     memberEmail: text('member_email').notNull(),
     createdAt: createdAt(),
   },
   (t) => [
-    unique('acl_group_members_key').on(t.orgId, t.groupKey, t.memberEmail),
+    // per connection, so one connection replacing or dropping its memberships never deletes another's
+    unique('acl_group_members_key').on(t.orgId, t.connectionId, t.groupKey, t.memberEmail).nullsNotDistinct(),
     index('acl_group_members_org_email_idx').on(t.orgId, t.memberEmail),
     index('acl_group_members_connection_idx').on(t.connectionId),
   ],

@@ -145,7 +145,7 @@ export function documentAcl(
 /** documentAcl of what a connector reported, its groups namespaced to the connection. */
 function sourceAcl(running: Running, acl: readonly string[] | null): string[] | null {
   const { connection, ownerEmail } = running;
-  const namespaced = acl?.map((principal) => connectionPrincipal(connection.id, principal)) ?? null;
+  const namespaced = acl?.map((principal) => connectionPrincipal(connection, principal)) ?? null;
   return documentAcl(namespaced, connection, ownerEmail);
 }
 
@@ -311,7 +311,7 @@ async function syncGroups(
     await renewLease(db, input.lease);
   }
   input.signal.throwIfAborted();
-  const members = expandGroups(connection.id, memberships);
+  const members = expandGroups(connection, memberships);
   return db.transaction(async (tx) => {
     await lockConnection(tx, connection.id);
     await renewLease(tx, input.lease);

@@ -58,7 +58,7 @@ async function groups(): Promise<Record<string, string[]>> {
   return byGroup;
 }
 
-const group = (email: string) => `group:gworkspace-directory:${connectionId}:${email}`;
+const group = (email: string) => `group:google:${email}`;
 
 it('indexes the listed people for every member, and the groups with their nested members', async () => {
   expect(await syncNow(server.store.db, connectionId, 'full')).toMatchObject({ kind: 'complete' });
