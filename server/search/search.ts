@@ -7,14 +7,6 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Store, Tx } from '../db/store';
 import { nearestChunks, prepareVectorQuery, withVectorSignal, type VectorQuery } from './embeddings';
 import { lexemesOfWords } from './lexemes';
-import {
-  expandableWords,
-  nearPairs,
-  queryPairs,
-  weighQueryTerms,
-  wordNet,
-  type SynonymTerm,
-} from './query-understanding';
 import { rankingStatistics, type RankingStatistics } from './statistics';
 import {
   bm25TopChunks,
@@ -253,39 +245,24 @@ async function analyseQuery(tx: Tx, q: string): Promise<AnalysedQuery> {
   };
 }
 
-/** Each topic word's WordNet synonyms that the index reads as one lexeme of their own (query-understanding.ts). */
-async function synonymTerms(tx: Tx, analysed: AnalysedQuery): Promise<SynonymTerm[]> {
-  const wordnet = wordNet();
-  const lexemeOf = new Map(
-    analysed.terms.flatMap((term) => term.words.map((word) => [word, term.lexeme] as const)),
-  );
-  const synonymsOf = new Map(expandableWords(analysed.terms).map((word) => [word, wordnet.synonyms(word)]));
-  const synonymLexemes = await lexemesOfWords(tx, [...new Set([...synonymsOf.values()].flat())]);
-  return [...synonymsOf].flatMap(([word, synonyms]) =>
-    synonyms.flatMap((synonym) => {
-      const lexemes = synonymLexemes.get(synonym) ?? [];
-      return lexemes.length === 1 ? [{ lexeme: lexemes[0]!, of: lexemeOf.get(word)! }] : [];
-    }),
-  );
-}
-
-/**
- * The query's terms for ranking with their idf in the org (`weighQueryTerms`): its own lexemes first and in order,
- * then the synonyms'. `docFreqs` holds all of them.
- */
+/** The query's terms for ranking: each lexeme weighted by its count in the query, with its idf in the org. */
 function queryTerms(
   analysed: AnalysedQuery,
-  synonyms: readonly SynonymTerm[],
   docFreqs: ReadonlyMap<string, number>,
   stats: CollectionStats,
 ): QueryTerm[] {
-  return weighQueryTerms(analysed.terms, synonyms, (lexeme) => idf(docFreqs.get(lexeme) ?? 0, stats));
+  return analysed.terms.map((term) => ({
+    lexeme: term.lexeme,
+    weight: term.count,
+    idf: idf(docFreqs.get(term.lexeme) ?? 0, stats),
+    original: true,
+  }));
 }
 
 /** The pg_textsearch scan text of a long query's most informative words (see `selectiveText`). */
 function selectiveQueryText(analysed: AnalysedQuery, terms: readonly QueryTerm[]): string | null {
   return selectiveText(
-    terms.slice(0, analysed.terms.length).map((term, i) => ({
+    terms.map((term, i) => ({
       lexeme: term.lexeme,
       weight: term.weight * term.idf,
       words: analysed.terms[i]!.words,
@@ -380,12 +357,7 @@ export function parseTsvector(text: string): Map<string, number[]> {
  * is read once: the same candidates are ranked for the query and again for its feedback expansion, whose terms
  * are only known after the first ranking (its text form ships faster than a filtered copy, measured).
  */
-async function loadCandidates(
-  tx: Tx,
-  where: SQL,
-  chunkIds: readonly string[],
-  pairs: readonly (readonly [string, string])[] = [],
-): Promise<CandidateChunk[]> {
+async function loadCandidates(tx: Tx, where: SQL, chunkIds: readonly string[]): Promise<CandidateChunk[]> {
   if (chunkIds.length === 0) return [];
   const result = await tx.execute(sql`
     SELECT c.id, c.document_id, c.search_length, c.prefix_positions, c.modified_time, c.search::text AS vector
@@ -395,12 +367,10 @@ async function loadCandidates(
     const prefixPositions = Number(row.prefix_positions);
     const termFreqs: Record<string, number> = {};
     const titleTerms: string[] = [];
-    const positionsOf = parseTsvector(String(row.vector ?? ''));
-    for (const [lexeme, positions] of positionsOf) {
+    for (const [lexeme, positions] of parseTsvector(String(row.vector ?? ''))) {
       termFreqs[lexeme] = positions.length;
       if (positions[0] !== undefined && positions[0] <= prefixPositions) titleTerms.push(lexeme);
     }
-    Object.assign(termFreqs, nearPairs(positionsOf, pairs));
     return {
       chunkId: String(row.id),
       documentId: String(row.document_id),
@@ -665,7 +635,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
           orgId,
           request.principals,
         );
-        const terms = queryTerms(analysed, [], await docFreqsOf(lexemes), stats);
+        const terms = queryTerms(analysed, await docFreqsOf(lexemes), stats);
         const chunkRows = await tx.execute(sql`
           SELECT c.id FROM document_chunks c
           WHERE ${matching} AND c.document_id = ANY(${sql.param(pageIds)}::uuid[])`);
@@ -700,14 +670,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
 
     const statistics = await rankingStatistics(tx, orgId, request.principals);
     const stats = statistics.collection;
-    const synonyms = await synonymTerms(tx, analysed);
-    const terms = queryTerms(
-      analysed,
-      synonyms,
-      await statistics.docFreqs([...new Set([...lexemes, ...synonyms.map((synonym) => synonym.lexeme)])]),
-      stats,
-    );
-    const pairs = queryPairs(lexemes);
+    const terms = queryTerms(analysed, await statistics.docFreqs(lexemes), stats);
     let depth = clamp(POOL_PER_RESULT * (offset + limit), MIN_POOL, MAX_POOL);
     let pool: string[];
     let exhausted: boolean;
@@ -737,10 +700,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         (await proposeCandidates(tx, engine, {
           q: request.q,
           selectiveQ,
-          // synonyms only rank what the query's own words find, in both engines alike
-          terms: terms
-            .filter((term) => term.original)
-            .map((term) => ({ lexeme: term.lexeme, weight: term.weight * term.idf })),
+          terms: terms.map((term) => ({ lexeme: term.lexeme, weight: term.weight * term.idf })),
           where,
           avgLength: averageLength(stats),
           depth,
@@ -748,7 +708,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       shared = null;
       pool = proposal.chunkIds;
       exhausted = proposal.exhausted;
-      candidates = await loadCandidates(tx, where, pool, pairs);
+      candidates = await loadCandidates(tx, where, pool);
       ranked = rankDocuments(candidates, terms, stats, now);
       if (ranked.length >= offset + limit || exhausted || depth >= MAX_POOL) break;
       depth = Math.min(depth * 4, MAX_POOL);
@@ -764,7 +724,7 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         AND NOT (c.id = ANY(${sql.param(pool)}::uuid[]))`);
     if (missing.rows.length > 0) {
       const extra = missing.rows.map((row) => String(row.id));
-      candidates = [...candidates, ...(await loadCandidates(tx, where, extra, pairs))];
+      candidates = [...candidates, ...(await loadCandidates(tx, where, extra))];
       pool = [...pool, ...extra];
       ranked = rankDocuments(candidates, terms, stats, now);
     }
@@ -848,7 +808,7 @@ export async function facetCounts(
     if (engine === 'pg_textsearch' && terms.length > 0) {
       const statistics = await rankingStatistics(tx, request.orgId, request.principals);
       const docFreqs = await statistics.docFreqs(terms.map((term) => term.lexeme));
-      selectiveQ = selectiveQueryText(analysed, queryTerms(analysed, [], docFreqs, statistics.collection));
+      selectiveQ = selectiveQueryText(analysed, queryTerms(analysed, docFreqs, statistics.collection));
     }
     const tsquery = lexemeTsquery(
       terms.map((term) => term.lexeme),
