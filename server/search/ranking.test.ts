@@ -109,10 +109,11 @@ describe('pseudo-relevance feedback', () => {
     const originalShare = FEEDBACK_ORIGINAL_WEIGHT * (1 / 3); // review: 1 of the query's 3
     expect(byLexeme.get('review')!.weight).toBeCloseTo(originalShare, 12);
     expect(expanded.filter((t) => !t.original).length).toBeLessThanOrEqual(FEEDBACK_TERMS);
-    const kept = expanded.filter((t) => t.original).reduce((sum, t) => sum + t.weight, 0);
-    expect(kept).toBeCloseTo(FEEDBACK_ORIGINAL_WEIGHT, 12);
-    // the expansion must not outweigh what the user asked (it drifted off topic at 0.5 on TIME)
-    expect(kept).toBeGreaterThan(0.5);
+    // new terms share what the query does not keep, so they never outweigh what the user asked (at half and
+    // half the expansion drifted off topic on TIME)
+    const added = expanded.filter((t) => !t.original).reduce((sum, t) => sum + t.weight, 0);
+    expect(added).toBeGreaterThan(0);
+    expect(added).toBeLessThanOrEqual(1 - FEEDBACK_ORIGINAL_WEIGHT + 1e-12);
   });
 });
 
