@@ -92,7 +92,7 @@ describe('BM25 scoring', () => {
 });
 
 describe('pseudo-relevance feedback', () => {
-  it('mixes the query half and half with the feedback passages’ strongest frequent terms', () => {
+  it('keeps FEEDBACK_ORIGINAL_WEIGHT for the query and gives the rest to the passages’ strongest frequent terms', () => {
     const query = [term('budget', 2), term('review', 1)];
     const passages: FeedbackPassage[] = [
       { score: 2, length: 10, termFreqs: { budget: 2, forecast: 3, hapax: 5, revenue: 1 } },
@@ -109,6 +109,11 @@ describe('pseudo-relevance feedback', () => {
     const originalShare = FEEDBACK_ORIGINAL_WEIGHT * (1 / 3); // review: 1 of the query's 3
     expect(byLexeme.get('review')!.weight).toBeCloseTo(originalShare, 12);
     expect(expanded.filter((t) => !t.original).length).toBeLessThanOrEqual(FEEDBACK_TERMS);
+    // new terms share what the query does not keep, so they never outweigh what the user asked (at half and
+    // half the expansion drifted off topic on TIME)
+    const added = expanded.filter((t) => !t.original).reduce((sum, t) => sum + t.weight, 0);
+    expect(added).toBeGreaterThan(0);
+    expect(added).toBeLessThanOrEqual(1 - FEEDBACK_ORIGINAL_WEIGHT + 1e-12);
   });
 });
 
