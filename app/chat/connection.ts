@@ -134,8 +134,11 @@ export class ChatLink {
   }
 
   private grant(): void {
-    if (this.current || this.waiting.length === 0) return;
-    const lease = this.waiting.shift()!;
+    if (this.current) return;
+    // a lease given up while it waited (its answer stopped or left the view) is skipped
+    let lease = this.waiting.shift();
+    while (lease?.over) lease = this.waiting.shift();
+    if (!lease) return;
     this.current = lease;
     const entry = this.entry ?? this.open(lease.token);
     if (entry.token !== lease.token) {
@@ -181,9 +184,11 @@ export class ChatLink {
   }
 
   leaseReleased(lease: ChatLease): void {
-    // an answer went through: the socket works, so a later drop starts again from the short delay
-    this.reopenDelayMs = REOPEN_DELAY_MS;
-    if (this.current === lease) this.current = null;
+    if (this.current === lease) {
+      this.current = null;
+      // an answer went through: the socket works, so a later drop starts again from the short delay
+      this.reopenDelayMs = REOPEN_DELAY_MS;
+    } else this.forget(lease);
     this.grant();
     this.closeIfIdle();
   }
@@ -198,12 +203,15 @@ export class ChatLink {
   leaseClosed(lease: ChatLease, entry: Entry | null): void {
     if (entry && this.entry === entry) this.entry = null;
     if (this.current === lease) this.current = null;
-    else {
-      const index = this.waiting.indexOf(lease);
-      if (index >= 0) this.waiting.splice(index, 1);
-    }
+    else this.forget(lease);
     this.grant();
     void this.warm();
+  }
+
+  /** A lease given up before its turn leaves the queue. */
+  private forget(lease: ChatLease): void {
+    const index = this.waiting.indexOf(lease);
+    if (index >= 0) this.waiting.splice(index, 1);
   }
 
   private closeIfIdle(): void {

@@ -158,7 +158,10 @@ export function followAnswer(options: FollowOptions): AnswerStream {
   const connect = async (start: FollowStart) => {
     const acquired = await chatLink.acquire({
       onReady: (ready) => {
-        if (ended) return;
+        if (ended) {
+          ready.release();
+          return;
+        }
         lease = ready;
         armTimer();
         if (start.type === 'QUERY') ready.send({ type: 'QUERY', ...start.message });
