@@ -219,8 +219,11 @@ describe('asking a question', () => {
       // The connection drops between questions: the page opens another, and the next question is answered on it.
       await sockets[0]!.close({ code: 1001, reason: 'going away' });
       await expect.poll(() => sockets.length, { timeout: WAIT_MS }).toBe(2);
-      await ask(page, 'Is the office open on public holidays?');
-      await page.getByTestId('user-message').getByText('Is the office open on public holidays?').waitFor();
+      await ask(page, 'Do public holidays count against my leave?');
+      await page
+        .getByTestId('user-message')
+        .getByText('Do public holidays count against my leave?')
+        .waitFor();
       await expect
         .poll(() => lastAnswer(page).getAttribute('data-status'), { timeout: WAIT_MS })
         .toBe('SUCCESS');
