@@ -1,16 +1,19 @@
-// `npm run bench:chat [-- --chunks N]`: the answer pipeline's own cost. A child process runs the server over an
+// `npm run bench:chat [-- --chunks N] [-- --browser]`: the answer pipeline's own cost. A child process runs the server over an
 // embedded store holding 100k chunks of real text (the corpus builder of bench/search.ts, ACLs for 500 users and
 // 200 groups); this process plays the clients over real sockets and the model (an OpenAI-compatible streaming
 // server on 127.0.0.1), so the server's process does nothing but serve. Prints:
 //  1. QUERY → first CHUNK over 200 questions, with a model that answers at once: retrieval, prompt and bookkeeping.
 //  2. Concurrent streaming sockets: N answers streaming at once (a chunk every 50 ms each), the delay from the model
 //     sending a chunk to the client receiving it; N doubles until its p95 passes 100 ms.
+//  3. Enter → first answer word painted in Chromium, no model (bench/chat-browser.ts), split into its steps; needs
+//     the built web app (`npm run build`). `--browser` runs only this one.
 // Figures, never asserts.
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { ServerMessage } from '../common/api/chat';
+import type { LoginTokens } from '../common/api/session';
 import { ChatTestClient } from '../server/chat/testing/chat-client';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import { MEMORY_DATA_DIR, openStore } from '../server/db/store';
@@ -26,6 +29,7 @@ import { createTestServer } from '../server/testing/server';
 import { documentsFrom, evalQueries, seedMembers } from './search';
 import { ms, summarise } from './stats';
 import { envWithoutModels } from './child-env';
+import { browserFirstWord, observeChatFrames, type ServerStamps } from './chat-browser';
 
 const args = process.argv.slice(2);
 const chunksAt = args.indexOf('--chunks');
@@ -40,8 +44,22 @@ const CHUNK_EVERY_MS = 50;
 const MEASURE_MS = 5_000;
 const DELAY_BUDGET_MS = 100;
 const MAX_SOCKETS = 3200;
+const BROWSER_QUESTIONS = 30;
+const BROWSER_WARM_UP = 3;
+const BROWSER_ONLY = args.includes('--browser');
 
-type Ready = { url: string; tokens: string[]; chunks: number; docs: number; seconds: number; engine: string };
+type Ready = {
+  url: string;
+  tokens: string[];
+  /** The member the browser signs in as. */
+  browserTokens: LoginTokens;
+  chunks: number;
+  docs: number;
+  seconds: number;
+  engine: string;
+};
+/** From the parent: the browser section starts; answer without a model, and stamp the chat sockets' frames. */
+const BROWSER_SECTION = 'browser-section';
 
 /** The child: the server over a 100k-chunk index, reporting its address and members' tokens when ready. */
 async function serve(): Promise<void> {
@@ -77,10 +95,17 @@ async function serve(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   await store.db.execute(sql`ANALYZE`);
   const server = await createTestServer({ store });
+  process.on('message', (message) => {
+    if (message !== BROWSER_SECTION) return;
+    // the chat reads the model's settings at each question
+    process.env.OPENAI_COMPATIBLE_BASE_URL = '';
+    observeChatFrames(server.app, (stamps) => process.send!({ stamps }));
+  });
   const url = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const tokens: string[] = [];
   for (const member of members) tokens.push((await loginTokensFor(server.ctx, member)).id_token);
-  process.send!({ url, tokens, chunks, docs, seconds, engine } satisfies Ready);
+  const browserTokens = await loginTokensFor(server.ctx, members[0]!);
+  process.send!({ url, tokens, browserTokens, chunks, docs, seconds, engine } satisfies Ready);
   await once(process, 'disconnect');
   await server.close();
 }
@@ -107,14 +132,46 @@ async function measure(): Promise<void> {
       `index: ${ready.docs.toLocaleString('en')} documents, ${ready.chunks.toLocaleString('en')} chunks ` +
         `(${ready.engine}) in ${ready.seconds.toFixed(0)} s`,
     );
-    await firstChunkOverhead(ready);
-    reply = () => ({ text: '', delayMs: CHUNK_EVERY_MS, live: liveChunk });
-    await concurrentStreams(ready);
+    if (!BROWSER_ONLY) {
+      await firstChunkOverhead(ready);
+      reply = () => ({ text: '', delayMs: CHUNK_EVERY_MS, live: liveChunk });
+      await concurrentStreams(ready);
+    }
+    child.send(BROWSER_SECTION);
+    await browserFirstWord({
+      url: ready.url,
+      tokens: ready.browserTokens,
+      queries: evalQueries(),
+      questions: BROWSER_QUESTIONS,
+      warmUp: BROWSER_WARM_UP,
+      nextStamps: stampsFrom(child),
+    });
+  } catch (error) {
+    // said before the server's process is waited for
+    console.error(error);
+    process.exitCode = 1;
   } finally {
     child.disconnect();
     await once(child, 'exit');
     await model.close();
   }
+}
+
+/** The server's stamps of each question, in the order they come, to one waiter at a time. */
+function stampsFrom(child: ChildProcess): () => Promise<ServerStamps> {
+  const arrived: ServerStamps[] = [];
+  let waiting: ((stamps: ServerStamps) => void) | null = null;
+  child.on('message', (message: { stamps?: ServerStamps }) => {
+    if (!message.stamps) return;
+    if (waiting) {
+      waiting(message.stamps);
+      waiting = null;
+    } else arrived.push(message.stamps);
+  });
+  return () => {
+    const next = arrived.shift();
+    return next ? Promise.resolve(next) : new Promise((resolve) => (waiting = resolve));
+  };
 }
 
 let streaming = true;

@@ -3,7 +3,7 @@
 // (or none at all: the extractive answer), and documents indexed through the search store.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import {
@@ -193,6 +193,42 @@ describe('asking a question', () => {
       await page.mouse.move(0, 0);
       await page.waitForTimeout(300);
       await snap(page, 'chat-finished');
+    });
+  });
+
+  it('asks every question of a chat screen over one socket, and opens another when that one drops', async () => {
+    reply = { text: 'Sixteen weeks [1].' };
+    await withPage(async (page) => {
+      // every chat socket the page opens, passed through to the server as it is
+      const sockets: WebSocketRoute[] = [];
+      await page.routeWebSocket(/\/_chat_ws$/, (route) => {
+        route.connectToServer();
+        sockets.push(route);
+      });
+      await page.goto(`${scout.baseUrl}/chat`);
+      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      for (const question of ['How long is parental leave?', 'Where do I request parental leave?']) {
+        await ask(page, question);
+        await expect
+          .poll(() => lastAnswer(page).getAttribute('data-status'), { timeout: WAIT_MS })
+          .toBe('SUCCESS');
+      }
+      expect(sockets.length).toBe(1);
+      expect(await page.getByTestId('assistant-message').count()).toBeGreaterThanOrEqual(2);
+
+      // The connection drops between questions: the page opens another, and the next question is answered on it.
+      await sockets[0]!.close({ code: 1001, reason: 'going away' });
+      await expect.poll(() => sockets.length, { timeout: WAIT_MS }).toBe(2);
+      await ask(page, 'Do public holidays count against my leave?');
+      await page
+        .getByTestId('user-message')
+        .getByText('Do public holidays count against my leave?')
+        .waitFor();
+      await expect
+        .poll(() => lastAnswer(page).getAttribute('data-status'), { timeout: WAIT_MS })
+        .toBe('SUCCESS');
+      expect(await lastAnswer(page).getByTestId('answer-text').innerText()).toContain('Sixteen weeks');
+      expect(sockets.length).toBe(2);
     });
   });
 

@@ -40,10 +40,14 @@ export class ChatSocket {
   private readonly socket: WebSocket;
   private closed = false;
 
-  constructor(token: string, handlers: ChatSocketHandlers, url: string = chatSocketUrl()) {
+  constructor(
+    private token: string,
+    handlers: ChatSocketHandlers,
+    url: string = chatSocketUrl(),
+  ) {
     this.socket = new WebSocket(url);
     this.socket.addEventListener('open', () => {
-      this.send({ type: 'AUTH', token });
+      this.send({ type: 'AUTH', token: this.token });
       handlers.onOpen();
     });
     this.socket.addEventListener('message', (event: MessageEvent) => {
@@ -67,6 +71,13 @@ export class ChatSocket {
     if (!this.isOpen) return false;
     this.socket.send(JSON.stringify(clientMessageSchema.parse(message)));
     return true;
+  }
+
+  /** A refreshed token for the same member: the server checks every later QUERY against it. */
+  reauthenticate(token: string): void {
+    if (token === this.token) return;
+    this.token = token;
+    this.send({ type: 'AUTH', token });
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 // Following one answer over the chat socket (spec asking-questions §4 Stop and Reconnect, §9; shell-and-account
-// §7.5, §8 Chat): a socket per question, the inactivity time-out, RECONNECT up to RECONNECT_MAX_RETRIES times when
-// reconnecting is enabled, then the saved message by id. The controller knows nothing of React.
+// §7.5, §8 Chat): a lease on the tab's shared socket (connection.ts) per answer, the inactivity time-out, RECONNECT
+// up to RECONNECT_MAX_RETRIES times when reconnecting is enabled, then the saved message by id. The controller knows
+// nothing of React.
 import { ChatCloseCode, type QueryMessageInput, type ServerMessage } from '../../common/api/chat';
 import type { ChatMessage } from '../../common/api/messages';
 import { messageByIdResponseSchema } from '../../common/api/topics';
@@ -10,11 +11,10 @@ import {
   STREAM_INACTIVITY_TIMEOUT_MS,
 } from '../../common/limits';
 import { chat as chatStrings } from '../../common/strings';
-import { apiRequest, refreshTokensIfDue } from '../api/client';
-import { readTokens } from '../auth/tokens';
-import { ChatSocket } from './socket';
+import { apiRequest } from '../api/client';
+import { chatLink, type Lease } from './connection';
 
-/** After STOP_GENERATION the socket waits this long for ANSWER_SAVED (to pick up the saved references). */
+/** After STOP_GENERATION the socket waits this long for ANSWER_SAVED (to pick up the saved references), then closes. */
 const STOP_LINGER_MS = 5_000;
 
 export type FollowStart =
@@ -58,7 +58,7 @@ export async function fetchSavedMessage(id: string): Promise<ChatMessage> {
 }
 
 export function followAnswer(options: FollowOptions): AnswerStream {
-  let socket: ChatSocket | null = null;
+  let lease: Lease | null = null;
   let retries = 0;
   let accepted = options.start.type === 'RECONNECT';
   let ended = false;
@@ -73,10 +73,12 @@ export function followAnswer(options: FollowOptions): AnswerStream {
     timer = null;
   };
 
-  const end = () => {
+  /** `release`: the answer is done and the socket serves the next question; `close`: it must not. */
+  const end = (how: 'release' | 'close') => {
     ended = true;
     clearTimer();
-    socket?.close();
+    if (how === 'release') lease?.release();
+    else lease?.close();
   };
 
   // Spec §9: the inactivity time-out applies when reconnecting is enabled.
@@ -85,7 +87,7 @@ export function followAnswer(options: FollowOptions): AnswerStream {
     if (!options.reconnect || stopping) return;
     timer = setTimeout(() => {
       if (ended || options.isFinal()) return;
-      end();
+      end('close');
       options.onFailure(chatStrings.TIMEOUT);
       options.onTimeout();
     }, timeoutMs);
@@ -109,7 +111,7 @@ export function followAnswer(options: FollowOptions): AnswerStream {
     armTimer();
     if (message.type === 'QUERY_ACCEPTED' || message.type === 'ROW_ID') accepted = true;
     if (message.type === 'ERROR' && !accepted) {
-      end();
+      end('release');
       options.onRefused(message);
       return;
     }
@@ -117,7 +119,7 @@ export function followAnswer(options: FollowOptions): AnswerStream {
     const wasFinal = options.isFinal();
     options.onMessage(message);
     if (message.type === 'ANSWER_SAVED') {
-      end();
+      end(stopping ? 'close' : 'release');
       // Not finalised by the stream (or stopped here with the text only): the saved row is the answer.
       if (!wasFinal || stopping) void readSaved();
     }
@@ -154,27 +156,31 @@ export function followAnswer(options: FollowOptions): AnswerStream {
   };
 
   const connect = async (start: FollowStart) => {
-    await refreshTokensIfDue().catch(() => undefined);
-    const token = readTokens()?.id_token;
-    if (!token) {
-      ended = true;
-      options.onFailure(chatStrings.TOKENS_NOT_FOUND);
-      return;
-    }
-    if (ended) return;
-    const next: ChatSocket = new ChatSocket(token, {
-      onOpen: () => {
+    const acquired = await chatLink.acquire({
+      onReady: (ready) => {
+        if (ended) {
+          ready.release();
+          return;
+        }
+        lease = ready;
         armTimer();
-        if (start.type === 'QUERY') next.send({ type: 'QUERY', ...start.message });
+        if (start.type === 'QUERY') ready.send({ type: 'QUERY', ...start.message });
         else {
           options.onReplay();
-          next.send({ type: 'RECONNECT', message_id: start.messageId, deepresearch: options.deepresearch });
+          ready.send({ type: 'RECONNECT', message_id: start.messageId, deepresearch: options.deepresearch });
         }
       },
       onMessage,
       onClose,
     });
-    socket = next;
+    if (!acquired) {
+      ended = true;
+      options.onFailure(chatStrings.TOKENS_NOT_FOUND);
+      return;
+    }
+    // detached or stopped while the token was read: nothing was sent on it
+    if (ended) acquired.release();
+    else lease = acquired;
   };
 
   void connect(options.start);
@@ -184,17 +190,19 @@ export function followAnswer(options: FollowOptions): AnswerStream {
       if (ended) return;
       stopping = true;
       clearTimer();
-      const sent = socket?.send({ type: 'STOP_GENERATION', message_id: options.answerId() }) ?? false;
+      // the answer's last frames are this socket's alone now; the next question opens another (spec: Stop closes)
+      lease?.keep();
+      const sent = lease?.send({ type: 'STOP_GENERATION', message_id: options.answerId() }) ?? false;
       if (!sent) {
-        end();
+        end('close');
         return;
       }
       setTimeout(() => {
-        if (!ended) end();
+        if (!ended) end('close');
       }, STOP_LINGER_MS);
     },
     detach() {
-      end();
+      if (!ended) end('close');
     },
   };
 }

@@ -1,4 +1,5 @@
 import { Anchor, Tooltip, Typography } from '@mantine/core';
+import { memo } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
@@ -14,8 +15,9 @@ type Props = { text: string; references: readonly Reference[]; streaming?: boole
  * plain text. A markdown image shows as a link to it, never loaded: any document a reader may see can put one in
  * an answer, and a remote image would be fetched by every reader's browser unasked, a beacon and the way a
  * prompt-injected model sends what it read to an address of the attacker's choosing. A link needs a click.
+ * Memoised: every streamed frame re-renders the conversation, and only the answer it changed is parsed again.
  */
-export function AnswerMarkdown({ text, references, streaming }: Props) {
+export const AnswerMarkdown = memo(function AnswerMarkdown({ text, references, streaming }: Props) {
   const components: Components = {
     img({ src, alt }) {
       const href = typeof src === 'string' && src !== '' ? src : undefined;
@@ -64,4 +66,4 @@ export function AnswerMarkdown({ text, references, streaming }: Props) {
       </Markdown>
     </Typography>
   );
-}
+});

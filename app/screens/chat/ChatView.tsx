@@ -57,6 +57,7 @@ import {
   type Attachments,
 } from '../../chat/attachments';
 import { isBlank } from '../../chat/text';
+import { chatLink } from '../../chat/connection';
 import { DEMO_URL } from '../../config';
 import { useApps } from '../../components/apps/apps-api';
 import { uploadFiles } from '../files/api';
@@ -167,14 +168,18 @@ export function ChatView(props: ChatViewProps) {
   const active = activeExchange(allExchanges);
   const generatingHere = active !== undefined && live.includes(active);
 
+  // The chat socket is open before the first question here, and every question reuses it.
+  useEffect(() => chatLink.hold(), []);
+
   const scroller = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   const heightBeforeOlder = useRef<number | null>(null);
 
   const hooks = useCallback(
     (asked: string): ExchangeHooks => ({
+      // The topic lists are read again once the answer is done (onFinished), when the topic has its title: read
+      // here, they would compete with the answer's own work for the store on the way to its first word.
       onAccepted: (id, isNew) => {
-        refreshTopicLists(queryClient);
         if (topic && isNew && id !== topic.id) navigate(`/topic/${id}`);
       },
       onRefused: (query, code, message) => {
@@ -280,6 +285,16 @@ export function ChatView(props: ChatViewProps) {
       scopeOptions,
       user,
     ],
+  );
+
+  // A stable callback for the memoised messages: `submit` changes with every streamed frame.
+  const latestSubmit = useRef(submit);
+  useLayoutEffect(() => {
+    latestSubmit.current = submit;
+  });
+  const askFromMessage = useCallback(
+    (query: string) => latestSubmit.current(query, { fromInput: false }),
+    [],
   );
 
   // The q address parameter: asked once as a new topic, then the caller cleans the address.
@@ -427,7 +442,7 @@ export function ChatView(props: ChatViewProps) {
                     focused={item.message.message_id === props.focusMessageId}
                     hideRelatedSearches={isFlagOn(user, 'hideRelatedSearches')}
                     fileDates={props.fileDates}
-                    onAsk={(query) => submit(query, { fromInput: false })}
+                    onAsk={askFromMessage}
                   />
                 ))}
               </Fragment>

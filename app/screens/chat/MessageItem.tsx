@@ -28,7 +28,7 @@ import {
   IconThumbUpFilled,
   IconWorld,
 } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { memo, useEffect, useState } from 'react';
 import { responseIdOf, type Rating } from '../../../common/api/feedback';
 import type { ChatMessage, DebugLogs, Reference } from '../../../common/api/messages';
 import {
@@ -303,7 +303,15 @@ type Props = {
   onAsk(query: string): void;
 };
 
-export function MessageItem({ message, exchange, hideRelatedSearches, focused, onAsk, fileDates }: Props) {
+/** Memoised: a streamed frame changes one exchange, and only its message renders again, not the whole history. */
+export const MessageItem = memo(function MessageItem({
+  message,
+  exchange,
+  hideRelatedSearches,
+  focused,
+  onAsk,
+  fileDates,
+}: Props) {
   if (message.sender === 'USER') {
     const fullName = message.author?.display_name ?? message.author?.email ?? chatCopy.YOU;
     const name = truncate(fullName, DISPLAY_NAME_MAX_CHARS);
@@ -413,4 +421,4 @@ export function MessageItem({ message, exchange, hideRelatedSearches, focused, o
       </Stack>
     </Group>
   );
-}
+});
