@@ -35,7 +35,7 @@ import {
   type SearchHitChunk,
   type SearchResults,
 } from '../search';
-import { RRF_K } from '../search/embeddings';
+import { reciprocalRank } from '../search/embeddings';
 import type { Passage } from './passages';
 
 type Lane = {
@@ -598,20 +598,20 @@ const QUESTION_WEIGHT = 1;
 const REWRITE_WEIGHT = 0.5;
 
 /**
- * Reciprocal-rank fusion (the vector signal's RRF_K) of the question's ranking, first, with its rewrites': ranks,
+ * Reciprocal-rank fusion (the vector signal's reciprocalRank) of the question's ranking, first, with its rewrites': ranks,
  * as each search's BM25 scores are on the scale of its own words. A document keeps the first hit found of it (the
  * question's, whose snippet holds the asker's words, when the question found it) and every matching chunk any
  * search found, each as strong as its share of that search's best chunk times the search's weight, so passage
  * selection (evidenceOf) still prefers within a document the chunks that matched best.
  */
-function fuseRankings(rankings: readonly SearchHit[][]): SearchHit[] {
+function fuseWithRewrites(rankings: readonly SearchHit[][]): SearchHit[] {
   const fused = new Map<string, { hit: SearchHit; score: number; chunks: Map<string, SearchHitChunk> }>();
   rankings.forEach((ranking, which) => {
     const weight = which === 0 ? QUESTION_WEIGHT : REWRITE_WEIGHT;
     ranking.forEach((hit, rank) => {
       const entry = fused.get(hit.documentId) ?? { hit, score: 0, chunks: new Map<string, SearchHitChunk>() };
       fused.set(hit.documentId, entry);
-      entry.score += weight / (RRF_K + rank + 1);
+      entry.score += weight * reciprocalRank(rank);
       const best = hit.chunks[0]?.score ?? 0;
       for (const chunk of hit.chunks) {
         const strength = (weight / QUESTION_WEIGHT) * (best > 0 ? chunk.score / best : 1);
@@ -688,7 +688,8 @@ export async function retrieveFromApps(store: Store, request: AppRetrievalReques
       )
     : [];
   request.signal?.throwIfAborted();
-  const ranking = rewritten.length > 0 ? fuseRankings([rankingOf(ranked), ...rewritten]) : rankingOf(ranked);
+  const ranking =
+    rewritten.length > 0 ? fuseWithRewrites([rankingOf(ranked), ...rewritten]) : rankingOf(ranked);
   const chosen: { hit: SearchHit; tier: Tier }[] = [];
   const seen = new Set<string>();
   for (const entry of [...tiered, ...ranking.map((hit) => ({ hit, tier: TIER.ranked }))]) {

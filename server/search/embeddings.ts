@@ -450,6 +450,9 @@ export async function nearestChunks(
 /** Cormack, Clarke and Büttcher (2009): k = 60 damps the head of each list; the usual default, not tuned here. */
 export const RRF_K = 60;
 
+/** What the document at 0-based `rank` of one fused ranking adds to its fused score. */
+export const reciprocalRank = (rank: number): number => 1 / (RRF_K + rank + 1);
+
 /**
  * Reciprocal-rank fusion of the BM25 ranking (documents) with the vector hits (chunks). Ranks rather than
  * normalised scores, because the two scales share nothing: BM25 is unbounded and depends on the query's length and
@@ -485,10 +488,10 @@ export function fuseRankings(
 
   const fused = new Map<string, RankedDocument>();
   bm25.forEach((doc, rank) => {
-    fused.set(doc.documentId, { ...doc, score: 1 / (RRF_K + rank + 1) });
+    fused.set(doc.documentId, { ...doc, score: reciprocalRank(rank) });
   });
   vectorRanked.forEach(([documentId, entry], rank) => {
-    const contribution = 1 / (RRF_K + rank + 1);
+    const contribution = reciprocalRank(rank);
     const existing = fused.get(documentId);
     if (existing) existing.score += contribution;
     else fused.set(documentId, { documentId, score: contribution, chunks: entry.chunks });
