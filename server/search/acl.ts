@@ -5,8 +5,9 @@
  * - `group:<source>:<id>` a group synced from a source app (memberships in `acl_group_members`),
  * - `org` everyone in the organisation, `public` anyone (the org's members included).
  */
-import { and, eq } from 'drizzle-orm';
-import { aclGroupMembers } from '../db/schema';
+import { and, eq, isNull, notInArray, or } from 'drizzle-orm';
+import { ConnectionStatus } from '../../common/connection-status';
+import { aclGroupMembers, appConnections } from '../db/schema';
 import type { DbOrTx } from '../db/store';
 
 export type Principal = string;
@@ -69,13 +70,41 @@ export function effectiveAcl(
   return [...new Set(principals)].sort();
 }
 
-/** A member's principals: their user principal, `org`, `public` and every group that lists their email. */
+/**
+ * Connections whose memberships no longer count. Nothing refreshes them any more: a Disconnecting connection is
+ * going away at its owner's or admin's request (its documents follow once the disconnect job runs), and the spec
+ * shows NotConnected and ErrorDoNotReconnect as 'Not indexing', states no sync runs in and no reconnect leaves. A
+ * membership frozen there could keep someone in a group the source has since taken them out of, so it grants
+ * nothing (fail closed). ErrorReconnect still counts: its documents stay searchable under the ACLs they had, the
+ * owner's reconnect resumes the permission sync, and dropping its groups would hide a workspace's shared content
+ * from everyone but the owner over an expired token without making any stale ACL fresher.
+ */
+const MEMBERSHIPS_IGNORED: readonly number[] = [
+  ConnectionStatus.Disconnecting,
+  ConnectionStatus.NotConnected,
+  ConnectionStatus.ErrorDoNotReconnect,
+];
+
+/**
+ * A member's principals: their user principal, `org`, `public` and every group that lists their email, by a
+ * membership of a live connection or of none (rows written without one, as the demo seed's).
+ */
 export async function principalsFor(db: DbOrTx, orgId: string, email: string): Promise<Principal[]> {
   const normalized = email.trim().toLowerCase();
   const groups = await db
     .selectDistinct({ groupKey: aclGroupMembers.groupKey })
     .from(aclGroupMembers)
-    .where(and(eq(aclGroupMembers.orgId, orgId), eq(aclGroupMembers.memberEmail, normalized)));
+    .leftJoin(appConnections, eq(appConnections.id, aclGroupMembers.connectionId))
+    .where(
+      and(
+        eq(aclGroupMembers.orgId, orgId),
+        eq(aclGroupMembers.memberEmail, normalized),
+        or(
+          isNull(aclGroupMembers.connectionId),
+          notInArray(appConnections.statusCode, [...MEMBERSHIPS_IGNORED]),
+        ),
+      ),
+    );
   return [
     userPrincipal(normalized),
     ORG_PRINCIPAL,

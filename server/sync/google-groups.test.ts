@@ -128,10 +128,14 @@ it('leaves the directory’s memberships in place when Drive’s own view of the
   expect(await shown('bob')).toMatchObject(showing(PLAN));
 });
 
-it('removes exactly the directory connection’s memberships when it is disconnected', async () => {
+it('stops counting the directory connection’s memberships once it is Disconnecting, and removes exactly them', async () => {
   drive.setMembers('design@acme.test', [{ email: 'grace@acme.test', type: 'USER', status: 'ACTIVE' }]);
   expect(await syncNow(server.store.db, driveId, 'permissions')).toMatchObject({ kind: 'permissions' });
   await startDisconnect(server.store.db, { id: directoryId, orgId });
+  // Disabling already: its rows are still there, but Bob was in design through them alone.
+  expect(await membershipsOf(directoryId)).not.toEqual([]);
+  expect(await shown('bob')).toMatchObject(hiding(PLAN));
+  expect(await shown('grace')).toMatchObject(showing(PLAN));
   const worker = runWorker(server.store, createLogger('silent'), { idleMs: 10 });
   try {
     await expect
