@@ -174,7 +174,8 @@ const calendarsConnector = defineConnector({
   configSchema: googleConfigSchema,
   credentialFields: [],
   credentialName: CREDENTIAL_NAMES.credentials,
-  // Calendar allows 600 requests a minute per user; five a second leaves half for the member's other apps.
+  // Calendar allows 600 requests a minute per user; five a second leaves half for the member's other apps. The
+  // quota is Calendar's own, apart from the other Google APIs', so it keeps its own vendor.
   limits: { concurrency: 2, rate: { requests: 5, intervalMs: 1000 } },
   oauth: googleOAuth(CALENDAR_SCOPES),
 

@@ -147,7 +147,10 @@ export const gdriveConnector = defineConnector({
   credentialFields: [],
   credentialName: CREDENTIAL_NAMES.credentials,
   oauth: googleOAuth(DRIVE_SCOPES),
-  // Drive allows 12,000 queries a minute per user; a fifth of it leaves room for the account's other apps.
+  // Drive allows 12,000 queries a minute per user; a fifth of it leaves room for the account's other apps. Google
+  // meters each API apart (Drive, Gmail, Calendar and the Admin SDK each have per-project and per-user quotas of
+  // their own), so no Google app shares another's vendor. (Drive's org connection also lists groups through
+  // the Admin SDK, a few calls per permission sync, paced by Drive's limiter rather than the directory's.)
   limits: { concurrency: 4, rate: { requests: 40, intervalMs: 1_000 } },
 
   async validate(ctx) {

@@ -273,7 +273,8 @@ const mailboxConnector = defineConnector({
   credentialFields: [],
   credentialName: CREDENTIAL_NAMES.credentials,
   // Gmail's usage limits page gives 6,000 quota units a minute per user (15,000 on older projects); threads.get
-  // costs 10, so ten requests a second stay under it.
+  // costs 10, so ten requests a second stay under it. Gmail's quota is its own, not Drive's or Calendar's, so it
+  // keeps its own vendor.
   limits: { concurrency: 4, rate: { requests: 10, intervalMs: 1000 } },
   oauth: googleOAuth(GMAIL_SCOPES),
 

@@ -184,7 +184,8 @@ export const gworkspaceDirectoryConnector = defineConnector({
   credentialFields: [],
   credentialName: CREDENTIAL_NAMES.credentials,
   oauth: googleOAuth(DIRECTORY_SCOPES),
-  // The Directory API allows 2,400 queries a minute per user; half of it for one connection.
+  // The Directory API allows 2,400 queries a minute per user; half of it for one connection. The Admin SDK's
+  // quota is its own, apart from Drive's, Gmail's and Calendar's, so it keeps its own vendor.
   limits: { concurrency: 4, rate: { requests: 20, intervalMs: 1_000 } },
 
   async validate(ctx) {

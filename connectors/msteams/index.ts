@@ -438,6 +438,10 @@ export function createTeamsConnector(options: { loginUrl?: string } = {}) {
     configSchema: tenantConfigSchema,
     credentialFields: [],
     credentialName: CREDENTIAL_NAMES.accessToken,
+    // Teams meters per app and tenant by request type, apart from Outlook and SharePoint (Graph's throttling page:
+    // 20 requests a second reading channel or chat messages, 30 for other reads, 4 a second on one team or
+    // channel), so it keeps its own vendor. No rate: 4 in flight stay under 20 a second unless Graph answers in
+    // under 200 ms, and a 429's Retry-After pauses the connection's other requests.
     limits: { concurrency: 4 },
     oauth: microsoftOAuth(TEAMS_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 

@@ -11,6 +11,7 @@ import {
   driveCredentialsSchema,
   driveGraph,
   driveSync,
+  SHAREPOINT_ONLINE,
   isOrgDrive,
   type DriveContext,
   type DriveRef,
@@ -61,7 +62,7 @@ export function createOneDriveConnector(options: { loginUrl?: string } = {}) {
     configSchema: tenantConfigSchema,
     credentialFields: [],
     credentialName: CREDENTIAL_NAMES.credentials,
-    limits: { concurrency: 4 },
+    ...SHAREPOINT_ONLINE,
     oauth: microsoftOAuth(ONEDRIVE_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 
     async validate(ctx) {

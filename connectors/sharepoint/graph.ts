@@ -17,6 +17,7 @@ import {
   type GroupMembership,
   type ConnectorContext,
   type Principal,
+  type RequestLimits,
   type SourceDocument,
   type SyncBatch,
 } from '../sdk';
@@ -33,6 +34,20 @@ import {
   odataPageSchema,
   type GraphCredentials,
 } from '../microsoft/graph';
+
+/**
+ * SharePoint and OneDrive are one service to Microsoft's throttling ("Avoid getting throttled or blocked in
+ * SharePoint Online", which Graph's throttling page names for files and lists): it meters resource units per app per
+ * tenant (1,250 a minute on tenants of up to 1,000 licences) and per tenant for all apps (18,750 per 5 minutes),
+ * whichever drive or site a request reads. So both apps name one vendor and an org's connections of either share one
+ * limiter, and a 429 or 503 Retry-After on one holds the other back too. No request rate: a Graph request costs 1
+ * to 5 units (5 with permissions) and the budget grows with the licence count, which the connector cannot see, so
+ * the shared pause on Microsoft's own Retry-After is what paces them.
+ */
+export const SHAREPOINT_ONLINE: { readonly vendor: string; readonly limits: RequestLimits } = {
+  vendor: 'sharepoint-online',
+  limits: { concurrency: 4 },
+};
 
 /** Change-free delta pages folded into one batch at most. */
 const QUIET_PAGES = 50;

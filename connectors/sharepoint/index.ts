@@ -11,6 +11,7 @@ import {
   driveCredentialsSchema,
   driveGraph,
   driveSync,
+  SHAREPOINT_ONLINE,
   isOrgDrive,
   type DriveContext,
   type DriveRef,
@@ -121,8 +122,7 @@ export function createSharePointConnector(options: { loginUrl?: string } = {}) {
     configSchema: tenantConfigSchema,
     credentialFields: [],
     credentialName: CREDENTIAL_NAMES.credentials,
-    // Graph throttles SharePoint per app and tenant; a few requests at a time stays clear of it on large tenants.
-    limits: { concurrency: 4 },
+    ...SHAREPOINT_ONLINE,
     oauth: microsoftOAuth(SHAREPOINT_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 
     async validate(ctx) {
