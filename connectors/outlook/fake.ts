@@ -61,12 +61,24 @@ export function fileAttachment(
 
 /**
  * A mail attached to a message as an Outlook item (forwarded as an attachment), with the message Graph expands in
- * it on request.
+ * it on request. Its own `attachments` come expanded with it, files with their bytes and mails with their item, as
+ * in Graph's "get attachment" example 4 (nested up to 30 levels).
  */
-export function mailAttachment(id: string, name: string, attached: Message): FakeAttachment {
+export function mailAttachment(
+  id: string,
+  name: string,
+  attached: Message,
+  attachments: readonly FakeAttachment[] = [],
+): FakeAttachment {
   const item: Message & { '@odata.type': '#microsoft.graph.message' } = {
     '@odata.type': '#microsoft.graph.message',
     ...attached,
+    ...(attachments.length > 0
+      ? {
+          attachments: [...attachments],
+          hasAttachments: attachments.some((attachment) => !attachment.isInline),
+        }
+      : {}),
   };
   return {
     '@odata.type': '#microsoft.graph.itemAttachment',

@@ -10,8 +10,9 @@
 // A message's file attachments are read by Scout's parsers (their raw bytes at `$value`, fetched only for a format
 // they read within the size limit) and written into its document under their names, as Gmail's are: an attachment
 // is its message's, read by the mailbox's owner alone. A mail attached as an Outlook item (forwarded as an
-// attachment) is read too, its sender, recipients, subject and body, from the item Graph expands in the attachment;
-// attached events and contacts and cloud links are named, not read.
+// attachment) is read too, its sender, recipients, subject and body, from the item Graph expands in the attachment,
+// and so are the files and mails attached to it, which Graph expands in the same answer (file bytes inline), a few
+// levels deep; attached events and contacts and cloud links are named, not read.
 //
 // Ids are Graph's immutable ids (`Prefer: IdType="ImmutableId"`): a moved message keeps its id, so a move is an
 // update and not a delete plus a new document. A move still shows in the old folder's delta as removed; each
@@ -22,6 +23,7 @@ import { CREDENTIAL_NAMES, microsoft } from '../../common/strings';
 import {
   FatalSourceError,
   NotFoundError,
+  ResponseTooLargeError,
   attachmentBlocks,
   cursorSchema as anyCursorSchema,
   defineConnector,
@@ -134,9 +136,25 @@ const FILE_ATTACHMENT = '#microsoft.graph.fileAttachment';
 const ITEM_ATTACHMENT = '#microsoft.graph.itemAttachment';
 /** An item attachment with the Outlook item it holds, expanded; only an attached message is read. */
 const itemAttachmentSchema = z.object({ item: z.unknown().optional() });
-const attachedMessageSchema = messageSchema
-  .omit({ id: true })
-  .extend({ '@odata.type': z.literal('#microsoft.graph.message') });
+/**
+ * An attachment of an attached mail, as Graph's expanded item holds it: a file's bytes come inline (there is no
+ * `$value` address below the top level), an attached mail's item too.
+ */
+const nestedAttachmentSchema = attachmentSchema.omit({ id: true }).extend({
+  isInline: z.boolean().nullish(),
+  contentBytes: z.string().nullish(),
+  item: z.unknown().optional(),
+});
+type NestedAttachment = z.output<typeof nestedAttachmentSchema>;
+const attachedMessageSchema = messageSchema.omit({ id: true }).extend({
+  '@odata.type': z.literal('#microsoft.graph.message'),
+  attachments: z.array(nestedAttachmentSchema).nullish(),
+});
+/**
+ * How deep attached mails are read: the message's own (1), one attached to that (2) and one more. Graph nests up to
+ * 30 levels; past these a forwarded chain repeats itself, and a deeper mail is only named.
+ */
+const ATTACHED_MAIL_DEPTH = 3;
 
 /**
  * Per folder: `link` is the address to fetch next (a page of the running round, or the delta link of the finished
@@ -269,20 +287,74 @@ function mailText(message: MailFields): string {
  * The text of a mail attached as an Outlook item, from the item Graph expands in the attachment (it lists item
  * attachments without it); null for an attached event or contact, or an attachment gone meanwhile.
  */
-async function attachedMailText(mailbox: Mailbox, path: string): Promise<string | null> {
+async function attachedMailText(ctx: OutlookContext, mailbox: Mailbox, path: string): Promise<string | null> {
   try {
     const { item } = await mailbox.api.json(path, itemAttachmentSchema, {
       query: { $expand: 'microsoft.graph.itemattachment/item' },
       headers: { prefer: PREFER },
     });
-    const attached = attachedMessageSchema.safeParse(item);
-    if (!attached.success) return null;
-    const subject = attached.data.subject?.trim();
-    return [subject ? `Subject: ${subject}` : '', mailText(attached.data)].filter(Boolean).join('\n');
+    return await attachedItemText(ctx, item, 1);
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
   }
+}
+
+/**
+ * An attached item's text when it is a mail (`depth` levels below the message): its subject, header and body, then
+ * its own attachments as a message's are written.
+ */
+async function attachedItemText(ctx: OutlookContext, item: unknown, depth: number): Promise<string | null> {
+  const attached = attachedMessageSchema.safeParse(item);
+  if (!attached.success) return null;
+  const subject = attached.data.subject?.trim();
+  const header = [subject ? `Subject: ${subject}` : '', mailText(attached.data)].filter(Boolean).join('\n');
+  const nested = await nestedAttachmentsOf(ctx, attached.data.attachments ?? [], depth);
+  return [header, ...attachmentBlocks(nested)].join('\n\n');
+}
+
+/**
+ * The named attachments of a mail attached `depth` levels below the message: files read by Scout's parsers from
+ * the bytes Graph sent inline, within the same limits as a download, and mails read while under the depth limit.
+ * Inline pictures (signatures) are left out, as Graph leaves them out of a message's own attachments.
+ */
+async function nestedAttachmentsOf(
+  ctx: OutlookContext,
+  attachments: readonly NestedAttachment[],
+  depth: number,
+): Promise<AttachmentText[]> {
+  const read: AttachmentText[] = [];
+  for (const attachment of attachments) {
+    const name = attachment.name?.trim();
+    if (!name || attachment.isInline) continue;
+    if (attachment['@odata.type'] === ITEM_ATTACHMENT) {
+      read.push({
+        name,
+        text: depth < ATTACHED_MAIL_DEPTH ? await attachedItemText(ctx, attachment.item, depth + 1) : null,
+      });
+      continue;
+    }
+    const bytes = attachment['@odata.type'] === FILE_ATTACHMENT ? attachment.contentBytes : null;
+    const text = bytes
+      ? await readAttachment(
+          ctx.files,
+          {
+            name,
+            ...(attachment.contentType ? { mimeType: attachment.contentType } : {}),
+            ...(typeof attachment.size === 'number' ? { size: attachment.size } : {}),
+          },
+          async (limits) => {
+            const content = Buffer.from(bytes, 'base64');
+            // The size Graph declares may understate what it sent; the parsing limit holds either way.
+            if (content.byteLength > limits.maxBodyBytes)
+              throw new ResponseTooLargeError('GET', 'attached item', limits.maxBodyBytes);
+            return content;
+          },
+        )
+      : null;
+    read.push({ name, text });
+  }
+  return read;
 }
 
 /**
@@ -312,7 +384,7 @@ async function attachmentsOf(
         if (!name) continue;
         const at = `${path}/${encodeURIComponent(attachment.id)}`;
         if (attachment['@odata.type'] === ITEM_ATTACHMENT) {
-          attachments.push({ name, text: await attachedMailText(mailbox, at) });
+          attachments.push({ name, text: await attachedMailText(ctx, mailbox, at) });
           continue;
         }
         const text =

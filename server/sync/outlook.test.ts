@@ -17,7 +17,7 @@ import { createOutlookConnector } from '../../connectors/outlook';
 import { FAKE_CLIENT } from '../../connectors/microsoft/fake-identity';
 import { appConnections, documents, type User } from '../db/schema';
 import { makeDocx, makePdf } from '../parsing/testing';
-import { titlesFound } from '../testing/search';
+import { hiding, showing, shownTo, titlesFound } from '../testing/search';
 import { insertConnection, syncNow } from './testing/connections';
 import { createOrg, createUser } from '../testing/fixtures';
 import { createTestServer, type TestServer } from '../testing/server';
@@ -206,6 +206,57 @@ describe('outlook through the engine', () => {
     expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
     expect(await search(ada, 'capybara harbour')).toEqual(['FW: supplier thread']);
     for (const other of [grace, admin]) expect(await search(other, 'capybara harbour')).toEqual([]);
+  });
+
+  it('reads the files and mails attached to an attached mail, three mails deep, for the mailbox owner alone', async () => {
+    const mail = (subject: string, content: string) => ({
+      subject,
+      body: { contentType: 'text' as const, content },
+      from: { emailAddress: { name: 'Auditor', address: 'audit@firm.test' } },
+      sentDateTime: '2026-03-01T08:00:00Z',
+    });
+    const pdf = (text: string) => makePdf([[text]]);
+    fake.put(message('m42', FOLDERS.inbox, 0, 'FW: audit chain'));
+    fake.attach(
+      'm42',
+      mailAttachment('a-outer', 'Audit findings', mail('Audit findings', 'See the report attached.'), [
+        fileAttachment(
+          'n-report',
+          'findings.pdf',
+          'application/pdf',
+          await pdf('Ocelot ledger discrepancies'),
+        ),
+        fileAttachment('n-huge', 'scans.pdf', 'application/pdf', await pdf('Pangolin invoices'), {
+          size: 2 * 1024 * 1024 * 1024,
+        }),
+        mailAttachment('n-second', 'Second level', mail('Second level', 'Wombat payroll notes.'), [
+          mailAttachment('n-third', 'Third level', mail('Third level', 'Narwhal vendor list.'), [
+            fileAttachment('n-deep', 'deep.pdf', 'application/pdf', await pdf('Axolotl contract terms')),
+            mailAttachment('n-fourth', 'Fourth level', mail('Fourth level', 'Quokka petty cash.')),
+          ]),
+        ]),
+      ]),
+    );
+    expect(await sync(connectionId, 'incremental')).toMatchObject({ kind: 'complete' });
+
+    for (const word of ['ocelot', 'wombat', 'narwhal', 'axolotl'])
+      expect(await search(ada, word)).toEqual(['FW: audit chain']);
+    // Over the parsing limit, and a fourth mail down: named, not read.
+    expect(await search(ada, 'pangolin')).toEqual([]);
+    expect(await search(ada, 'quokka')).toEqual([]);
+    const [stored] = await server.store.db
+      .select({ body: documents.body })
+      .from(documents)
+      .where(and(eq(documents.connectionId, connectionId), eq(documents.externalId, 'm42')));
+    expect(stored?.body).toContain('Attachment: findings.pdf\n\nOcelot ledger discrepancies');
+    expect(stored?.body).toContain('Attachments: findings.pdf, scans.pdf, Second level');
+    expect(stored?.body).toContain('Attachments: deep.pdf, Fourth level');
+
+    expect(await shownTo(server, ada, 'ocelot ledger')).toMatchObject(showing('FW: audit chain'));
+    for (const other of [grace, admin]) {
+      expect(await shownTo(server, other, 'ocelot ledger')).toMatchObject(hiding('FW: audit chain'));
+      expect(await search(other, 'axolotl')).toEqual([]);
+    }
   });
 });
 
