@@ -14,6 +14,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConnectionStatus } from '../../common/connection-status';
 import { principalsFor } from '../search/acl';
 import { createTestDatabase, testDatabaseUrl } from '../testing/database';
 import * as schema from './schema';
@@ -96,9 +97,14 @@ describe.each(stores)('the upgrade to org-wide Google groups on %s', (_name, ope
         await database.migrate(before);
 
         const [org] = await db.insert(orgs).values({ domain: 'acme.test' }).returning();
+        // Synced connections: a member's groups count only from a live connection (principalsFor).
         const connection = async (appName: string) =>
-          (await db.insert(appConnections).values({ orgId: org!.id, appName, isOrg: true }).returning())[0]!
-            .id;
+          (
+            await db
+              .insert(appConnections)
+              .values({ orgId: org!.id, appName, isOrg: true, statusCode: ConnectionStatus.IndexingComplete })
+              .returning()
+          )[0]!.id;
         const driveId = await connection('gdrive');
         const directoryId = await connection('gworkspace-directory');
         const feedId = await connection('custom-api');
