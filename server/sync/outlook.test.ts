@@ -226,6 +226,15 @@ describe('outlook through the engine', () => {
           'application/pdf',
           await pdf('Ocelot ledger discrepancies'),
         ),
+        fileAttachment(
+          'n-logo',
+          'signature.txt',
+          'text/plain',
+          new TextEncoder().encode('Meerkat signature'),
+          {
+            isInline: true,
+          },
+        ),
         fileAttachment('n-huge', 'scans.pdf', 'application/pdf', await pdf('Pangolin invoices'), {
           size: 2 * 1024 * 1024 * 1024,
         }),
@@ -241,8 +250,9 @@ describe('outlook through the engine', () => {
 
     for (const word of ['ocelot', 'wombat', 'narwhal', 'axolotl'])
       expect(await search(ada, word)).toEqual(['FW: audit chain']);
-    // Over the parsing limit, and a fourth mail down: named, not read.
+    // Over the parsing limit, and a fourth mail down: named, not read. An inline picture or signature: neither.
     expect(await search(ada, 'pangolin')).toEqual([]);
+    expect(await search(ada, 'meerkat')).toEqual([]);
     expect(await search(ada, 'quokka')).toEqual([]);
     const [stored] = await server.store.db
       .select({ body: documents.body })
