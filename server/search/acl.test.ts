@@ -79,14 +79,12 @@ it('gives one principal per group when two live connections list the same member
         statusCode: ConnectionStatus.IndexingComplete,
       })
       .returning({ id: appConnections.id });
-    await store.db
-      .insert(aclGroupMembers)
-      .values({
-        orgId: org.id,
-        connectionId: connection!.id,
-        groupKey: google,
-        memberEmail: 'bo@principals.test',
-      });
+    await store.db.insert(aclGroupMembers).values({
+      orgId: org.id,
+      connectionId: connection!.id,
+      groupKey: google,
+      memberEmail: 'bo@principals.test',
+    });
   }
   expect(await principalsFor(store.db, org.id, 'bo@principals.test')).toEqual([
     'user:bo@principals.test',
