@@ -34,6 +34,7 @@ import {
   type Run,
 } from './files';
 import {
+  DRIVE_ORG_SCOPES,
   orgDocumentAcls,
   orgFullSync,
   orgGroupsContext,
@@ -142,6 +143,7 @@ async function currentAcl(run: Run, externalId: string): Promise<DocumentAcl | n
 export const gdriveConnector = defineConnector({
   shortname: 'gdrive',
   installPayload: { org: 'marketplace', individual: 'oauth' },
+  delegatedScopes: DRIVE_ORG_SCOPES,
   credentialsSchema: googleCredentialsSchema,
   configSchema: googleConfigSchema,
   credentialFields: [],

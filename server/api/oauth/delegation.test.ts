@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { delegationResponseSchema } from '../../../common/api/oauth';
 import { GMAIL_SCOPES } from '../../../connectors/gmail';
 import { CALENDAR_SCOPES } from '../../../connectors/gcal';
+import { DRIVE_ORG_SCOPES } from '../../../connectors/gdrive/org';
 import { DIRECTORY_USERS_SCOPE } from '../../../connectors/google/members';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { listenTestServer, type ApiCall, type TestServer } from '../../testing/server';
@@ -51,6 +52,10 @@ describe('GET /oauth/{app}/delegation', () => {
     expect(JSON.stringify(gmail.body)).not.toContain(KEY.client_email);
     const gcal = await call('GET', '/oauth/gcal/delegation', adminToken);
     expect(gcal.body.scopes).toEqual([DIRECTORY_USERS_SCOPE, ...CALENDAR_SCOPES]);
+    // Drive's org pass also reads group memberships for its ACLs, so the admin delegates the groups scope too.
+    const gdrive = await call('GET', '/oauth/gdrive/delegation', adminToken);
+    expect(gdrive.status).toBe(200);
+    expect(gdrive.body.scopes).toEqual([...DRIVE_ORG_SCOPES]);
   });
 
   it('is for admins, for Google apps connected through delegation, on a server with a service account', async () => {
