@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Two projects: fast tests beside the code, and browser tests against a built SPA in e2e/.
 export default defineConfig({
   test: {
+    experimental: { fsModuleCache: true },
     projects: [
       {
         test: {
@@ -18,6 +19,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.test.ts'],
+          setupFiles: ['e2e/setup.ts'],
           environment: 'node',
           pool: 'forks',
           fileParallelism: false,

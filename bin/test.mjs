@@ -9,7 +9,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 
-const MAX_BATCH = 12;
+const MAX_BATCH = 20;
 const children = new Set();
 
 /** Runs a command; `captured` keeps its output to print once it ends, so two runs never interleave lines. */

@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { LOGIN_TOKENS_STORAGE_KEY, type LoginTokens } from '../common/api/session';
 
 /** Debian's Chromium (DESIGN §10): Playwright never downloads a browser of its own here. */
@@ -17,22 +14,36 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** A fresh profile per browser, so no test sees another's storage. */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * One Chromium per test file, launched on first use: launching one took ~2 s of CPU, about as much again as a whole
+ * short test, and every test launched its own. Relaunched if it goes away.
+ */
+function sharedBrowser(): Promise<Browser> {
+  shared ??= chromium
+    .launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS })
+    .then((browser) => {
+      browser.on('disconnected', () => (shared = undefined));
+      return browser;
+    });
+  return shared;
+}
+
+/** Closes the test file's Chromium (e2e/setup.ts, after the file's own hooks). */
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = shared;
+  shared = undefined;
+  await (await browser)?.close();
+}
+
+/**
+ * A fresh browser context: its own storage, cookies and cache, as a fresh profile had, so no test sees another's
+ * storage.
+ */
 export async function launchBrowser(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const profile = await mkdtemp(path.join(tmpdir(), 'scout-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  const context = await (await sharedBrowser()).newContext({ viewport: { width: 1280, height: 800 } });
+  return { context, close: () => context.close() };
 }
 
 /**

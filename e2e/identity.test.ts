@@ -52,7 +52,7 @@ afterAll(async () => {
   await mailbox?.close();
 });
 
-/** A fresh browser profile per test: nobody signed in, no stored flags, unless `as` seeds tokens. */
+/** A fresh browser context per test: nobody signed in, no stored flags, unless `as` seeds tokens. */
 async function withBrowser(run: (context: BrowserContext) => Promise<void>): Promise<void> {
   const browser = await launchBrowser();
   try {

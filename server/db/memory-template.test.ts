@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, expect, it } from 'vitest';
-import { memoryTemplateFile } from './memory-template';
+import { memoryTemplateFile, migrationsDigest } from './memory-template';
 import { MEMORY_DATA_DIR, memoryTemplate, migrationsFolder, openStore } from './store';
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'scout-template-test-'));
@@ -18,6 +18,16 @@ it('names a new template when a migration or a setting changes, so a stale one i
   expect(memoryTemplateFile(folder, ["timezone = 'GMT'"])).not.toBe(before);
   appendFileSync(path.join(folder, '0000_init.sql'), '\n-- changed\n');
   expect(memoryTemplateFile(folder, conf)).not.toBe(before);
+});
+
+it('names a new server template database when a migration changes, and only then', () => {
+  const folder = path.join(scratch, 'server-migrations');
+  cpSync(migrationsFolder, folder, { recursive: true });
+  const before = migrationsDigest(folder);
+  expect(migrationsDigest(folder)).toBe(before);
+  expect(before).toMatch(/^[0-9a-f]{16}$/);
+  appendFileSync(path.join(folder, '0000_init.sql'), '\n-- changed\n');
+  expect(migrationsDigest(folder)).not.toBe(before);
 });
 
 it('opens a working store over a template cut short, and writes a whole one in its place', async () => {

@@ -5,7 +5,7 @@
  * everything that shapes it (PGlite and its extensions' versions, the settings, every migration), so a changed
  * migration or upgraded PGlite makes a new one and a stale one is never loaded.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -36,15 +36,29 @@ function packageVersion(name: string): string {
   }
 }
 
-/** The template's file for these settings and migrations. */
-export function memoryTemplateFile(migrationsFolder: string, postgresqlConf: readonly string[]): string {
-  const hash = createHash('sha256');
-  for (const name of PACKAGES) hash.update(`${name}@${packageVersion(name)}\n`);
-  hash.update(postgresqlConf.join('\n'));
+/** Every migration file's name and content, fed to `hash`. */
+function hashMigrations(hash: Hash, migrationsFolder: string): Hash {
   const files = readdirSync(migrationsFolder, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
   for (const file of files) hash.update(path.relative(migrationsFolder, file)).update(readFileSync(file));
+  return hash;
+}
+
+/** The template's file for these settings and migrations. */
+export function memoryTemplateFile(migrationsFolder: string, postgresqlConf: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const name of PACKAGES) hash.update(`${name}@${packageVersion(name)}\n`);
+  hash.update(postgresqlConf.join('\n'));
+  hashMigrations(hash, migrationsFolder);
   return path.join(tmpdir(), `scout-pglite-template-${hash.digest('hex').slice(0, 16)}.tar`);
+}
+
+/**
+ * What names a PostgreSQL server's migrated template database (server/testing/database.ts): the migrations alone,
+ * so a changed one makes a new template and a stale one is never copied.
+ */
+export function migrationsDigest(migrationsFolder: string): string {
+  return hashMigrations(createHash('sha256'), migrationsFolder).digest('hex').slice(0, 16);
 }

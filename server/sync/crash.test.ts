@@ -49,7 +49,7 @@ it(`indexes exactly the source's ${DOCUMENTS} documents after ${KILLS} SIGKILLs 
   }
 
   dataDir = mkdtempSync(path.join(tmpdir(), 'scout-crash-'));
-  if (testDatabaseUrl) database = await createTestDatabase('crash');
+  if (testDatabaseUrl) database = await createTestDatabase('crash', { migrated: true });
   let store = await openTestStore(dataDir);
   const org = await createOrg(store.db, { domain: `crash-${Date.now()}.test` });
   const owner = await createUser(store.db, org, { email: `admin@${org.domain}`, admin: true });

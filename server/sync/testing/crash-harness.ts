@@ -53,7 +53,8 @@ export async function crashSync(options: CrashSyncOptions): Promise<CrashSyncRes
   const dataDir = mkdtempSync(path.join(tmpdir(), `scout-${options.label}-`));
   let database: TestDatabase | undefined;
   try {
-    if (testDatabaseUrl) database = await createTestDatabase(options.label.replaceAll('-', '_'));
+    if (testDatabaseUrl)
+      database = await createTestDatabase(options.label.replaceAll('-', '_'), { migrated: true });
     const databaseUrl = database?.url ?? null;
     const open = (): Promise<Store> => openStore({ databaseUrl, dataDir });
 
