@@ -5,10 +5,10 @@ import { createLogger } from './logger';
 import { registerJobCommands } from './jobs/cli';
 import { registerOrgCommands } from './orgs/cli';
 import { registerSearchCommands } from './search/cli';
-import { startCrashRecovery, startServer } from './serve';
-import { startBackgroundWork } from './background';
 import { VERSION } from './version';
 
+// The server and the job worker load only for the commands that run them: every other command (orgs, jobs,
+// search, migrate) would otherwise pay for importing the whole server — seconds of CPU per invocation.
 const program = new Command()
   .name('scout')
   .description('Scout: workplace search and AI answers over your company apps.')
@@ -22,6 +22,10 @@ program
   .option('-p, --port <port>', 'port to listen on (default: $PORT or 3000)')
   .option('--no-worker', 'do not run background jobs in this process')
   .action(async (options: { port?: string; worker: boolean }) => {
+    const [{ startServer }, { startBackgroundWork }] = await Promise.all([
+      import('./serve'),
+      import('./background'),
+    ]);
     const config = loadConfig({ ...process.env, ...(options.port ? { PORT: options.port } : {}) });
     const logger = createLogger(config.logLevel);
     const server = await startServer(config, { logger });
@@ -37,6 +41,10 @@ program
   .command('worker')
   .description('run background jobs (connector syncs, indexing, scheduled work) apart from the API')
   .action(async () => {
+    const [{ startCrashRecovery }, { startBackgroundWork }] = await Promise.all([
+      import('./serve'),
+      import('./background'),
+    ]);
     const config = loadConfig();
     const logger = createLogger(config.logLevel);
     const store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
