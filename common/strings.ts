@@ -456,14 +456,12 @@ export const scopeNotices = {
 /** Ours: the homepage's bookmark dialog and its limits, and the workflow chips' empty state (spec §2.7, §5). */
 export const homeBookmarks = {
   ADD_BOOKMARK: 'Add bookmark',
-  EDIT_DIALOG_TITLE: 'New bookmark',
   TITLE_LABEL: 'Title',
   TITLE_PLACEHOLDER: 'e.g. Team handbook',
   LINK_LABEL: 'Link',
   SAVE: 'Save',
   CANCEL: 'Cancel',
   deleteLabel: (title: string) => `Delete ${title}`,
-  dragLabel: (title: string) => `Drag ${title} to reorder`,
   NO_PERSONAL_BOOKMARKS: 'Add the links you open every day.',
   NO_COMPANY_BOOKMARKS: 'Add links everyone in your workspace should have at hand.',
   TITLE_REQUIRED: 'Title is required',
