@@ -45,7 +45,7 @@ export function HomeScreen() {
   const appLink = (name: string) => `/apps/${user.admin ? 'org' : 'individual'}/${name}`;
 
   return (
-    <Stack p={{ base: 'md', sm: 'xl' }} gap="xl" className={classes.home}>
+    <Stack p={{ base: 'md', sm: 'xl' }} gap="xl" className={classes.home} data-testid="home">
       <Group justify="flex-end">{apps.data && <AppsStrip apps={enabledApps(all, viewer)} />}</Group>
       <Stack gap="lg" className={classes.column}>
         <Title order={1} ta="center" className={classes.heading}>
@@ -186,7 +186,14 @@ function SuggestionCards({
                   {entry.displayName}
                 </Text>
               </Group>
-              <Button size="xs" variant="light" component={Link} to={appLink(entry.shortname)}>
+              {/* the button keeps its width; a long app name wraps instead */}
+              <Button
+                size="xs"
+                variant="light"
+                component={Link}
+                to={appLink(entry.shortname)}
+                style={{ flex: 'none' }}
+              >
                 {appStrings.CONNECT}
               </Button>
             </Group>
