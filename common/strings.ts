@@ -470,3 +470,9 @@ export const homeBookmarks = {
   tooManyBookmarks: (max: number) => `A list holds at most ${max} bookmarks.`,
   WORKFLOWS_EMPTY: 'Recommended workflows will appear here once your workspace has some.',
 } as const;
+
+/** Ours: the code stage on a development server without SMTP_URL (issue 14, first run). */
+export const devSignIn = {
+  CODE_IN_SERVER_CONSOLE:
+    'No mail server is set up, so your code was written to the Scout server console: look for "login code for".',
+} as const;
