@@ -291,15 +291,16 @@ function CodeStage({ state }: { state: LoginState }) {
         <Text size="sm" fw={600}>
           {auth.CODE_SENT}
         </Text>
-        {state.email && (
-          <Text size="sm" c="dimmed">
-            {loginCopy.codeSentTo(state.email)}
-          </Text>
-        )}
-        {delivery.data?.code_in_server_console && (
-          <Text size="sm" mt={4} data-testid="code-in-console">
+        {delivery.data?.code_in_server_console ? (
+          <Text size="sm" c="dimmed" data-testid="code-in-console">
             {devSignIn.CODE_IN_SERVER_CONSOLE}
           </Text>
+        ) : (
+          state.email && (
+            <Text size="sm" c="dimmed">
+              {loginCopy.codeSentTo(state.email)}
+            </Text>
+          )
         )}
       </Alert>
       <FailureAlert text={failure} />
