@@ -18,6 +18,7 @@ export function aCurrentUser(
     onboardingState: {},
     toursProgress: {},
     metadata: { displayName: 'Ann', photoUrl: null },
+    homepageLinks: [],
     ...rest,
     org: {
       id: 'org-1',

@@ -452,3 +452,27 @@ export const scopeNotices = {
   WEB_SEARCH_NOT_CONFIGURED:
     'Web search is not configured on this Scout server. Ask your admin to set WEB_SEARCH_API_KEY, or switch to Apps or AI Only.',
 } as const;
+
+/** Ours: the homepage's bookmark dialog and its limits, and the workflow chips' empty state (spec §2.7, §5). */
+export const homeBookmarks = {
+  ADD_BOOKMARK: 'Add bookmark',
+  TITLE_LABEL: 'Title',
+  TITLE_PLACEHOLDER: 'e.g. Team handbook',
+  LINK_LABEL: 'Link',
+  SAVE: 'Save',
+  CANCEL: 'Cancel',
+  deleteLabel: (title: string) => `Delete ${title}`,
+  NO_PERSONAL_BOOKMARKS: 'Add the links you open every day.',
+  NO_COMPANY_BOOKMARKS: 'Add links everyone in your workspace should have at hand.',
+  TITLE_REQUIRED: 'Title is required',
+  titleTooLong: (max: number) => `Title must be at most ${max} characters`,
+  linkTooLong: (max: number) => `Link must be at most ${max} characters`,
+  tooManyBookmarks: (max: number) => `A list holds at most ${max} bookmarks.`,
+  WORKFLOWS_EMPTY: 'Recommended workflows will appear here once your workspace has some.',
+} as const;
+
+/** Ours: the code stage on a development server without SMTP_URL (issue 14, first run). */
+export const devSignIn = {
+  CODE_IN_SERVER_CONSOLE:
+    'No mail server is set up, so your code was written to the Scout server console: look for "login code for".',
+} as const;

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
   authUrlResponseSchema,
+  codeDeliveryResponseSchema,
   confirmResponseSchema,
   providerResponseSchema,
   ssoAddressResponseSchema,
 } from '../../common/api/auth';
 import type {
+  CodeDeliveryResponse,
   ConfirmBody,
   ConfirmResponse,
   ProviderResponse,
@@ -30,6 +32,9 @@ export const signInApi = {
   /** 404 NotFoundError: no org owns the email's domain. */
   provider: (email: string): Promise<ProviderResponse> =>
     api.get('auth/provider', { auth: false, query: { email }, schema: providerResponseSchema }),
+
+  codeDelivery: (): Promise<CodeDeliveryResponse> =>
+    api.get('auth/code-delivery', { auth: false, schema: codeDeliveryResponseSchema }),
 
   requestCode: (email: string): Promise<unknown> =>
     api.post('auth/code-request', {

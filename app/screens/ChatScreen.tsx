@@ -1,18 +1,16 @@
 import { VisuallyHidden } from '@mantine/core';
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useSearchParams } from 'react-router';
 import { useChatHistory } from '../chat/api';
+import { askChoicesOf, OMNIBOX_PARAM, QUESTION_PARAM } from '../chat/question-address';
 import { chatCopy } from '../strings';
 import { ChatView } from './chat/ChatView';
-
-/** Address parameters of the question page (spec asking-questions §2): a search text, and the omnibox flag. */
-const QUESTION_PARAM = 'q';
-const OMNIBOX_PARAM = 'omnibox';
 
 /** /chat: the member's history across topics, newest at the bottom, older pages as they scroll up. */
 export function ChatScreen() {
   const history = useChatHistory();
   const [params, setParams] = useSearchParams();
+  const { state } = useLocation();
   const messages = useMemo(
     () => (history.data?.pages ?? []).flatMap((page) => page.history).reverse(),
     [history.data],
@@ -34,6 +32,7 @@ export function ChatScreen() {
       question?.trim()
         ? {
             query: question,
+            choices: askChoicesOf(state),
             onAsked: () =>
               setParams(
                 (current) => {
@@ -46,7 +45,7 @@ export function ChatScreen() {
               ),
           }
         : undefined,
-    [question, setParams],
+    [question, state, setParams],
   );
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = history;
   const older = useMemo(

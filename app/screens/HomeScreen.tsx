@@ -20,16 +20,22 @@ import {
   HOMEPAGE_APP_ICONS_SHOWN,
   RECOMMENDED_APPS_MIN_LIST,
 } from '../../common/limits';
-import { apps as appStrings, shell } from '../../common/strings';
+import { apps as appStrings, homeBookmarks, shell } from '../../common/strings';
 import { useOrg } from '../api/org';
 import { isFlagOn, useSignedInUser } from '../auth/session';
 import { AppIcon } from '../components/apps/AppIcon';
 import { useApps } from '../components/apps/apps-api';
 import { enabledApps, suggestedApps, type AppEntry, type Viewer } from '../components/apps/apps-view';
 import { closeReconnectCard, countReconnect, readReconnectCounts } from '../components/apps/reconnect-counts';
+import { BookmarkRow } from '../components/home/BookmarkRow';
+import { HomeQuestion } from '../components/home/HomeQuestion';
+import classes from '../components/home/home.module.css';
 import { appsCopy } from '../strings';
 
-/** The homepage (spec shell-and-account §2.7): so far its heading, the apps strip and the apps cards. */
+/**
+ * The homepage (spec shell-and-account §2.7): the apps strip, the question box that asks on /chat, the workflow
+ * chips, the two bookmark rows, and the apps cards.
+ */
 export function HomeScreen() {
   const user = useSignedInUser();
   const apps = useApps();
@@ -39,23 +45,31 @@ export function HomeScreen() {
   const appLink = (name: string) => `/apps/${user.admin ? 'org' : 'individual'}/${name}`;
 
   return (
-    <Stack p="xl" gap="xl">
-      <Group justify="space-between" align="flex-start">
-        <Title order={1}>{shell.HOME_HEADING}</Title>
-        {apps.data && <AppsStrip apps={enabledApps(all, viewer)} />}
-      </Group>
-      {apps.data && isFlagOn(user, 'reconnectAppsCard') && (
-        <ReconnectCard entries={all} userId={user.userId} appLink={appLink} />
-      )}
-      {apps.data && org.data && (
-        <SuggestionCards
-          apps={suggestedApps(all, viewer, org.data.appPreferences, {
-            shown: APP_SUGGESTIONS_SHOWN,
-            minList: RECOMMENDED_APPS_MIN_LIST,
-          })}
-          appLink={appLink}
-        />
-      )}
+    <Stack p={{ base: 'md', sm: 'xl' }} gap="xl" className={classes.home} data-testid="home">
+      <Group justify="flex-end">{apps.data && <AppsStrip apps={enabledApps(all, viewer)} />}</Group>
+      <Stack gap="lg" className={classes.column}>
+        <Title order={1} ta="center" className={classes.heading}>
+          {shell.HOME_HEADING}
+        </Title>
+        <HomeQuestion />
+        <Text size="sm" c="dimmed" ta="center" data-testid="workflow-chips">
+          {homeBookmarks.WORKFLOWS_EMPTY}
+        </Text>
+        <BookmarkRow kind="personal" admin={user.admin} />
+        {org.data && <BookmarkRow kind="company" admin={user.admin} />}
+        {apps.data && isFlagOn(user, 'reconnectAppsCard') && (
+          <ReconnectCard entries={all} userId={user.userId} appLink={appLink} />
+        )}
+        {apps.data && org.data && (
+          <SuggestionCards
+            apps={suggestedApps(all, viewer, org.data.appPreferences, {
+              shown: APP_SUGGESTIONS_SHOWN,
+              minList: RECOMMENDED_APPS_MIN_LIST,
+            })}
+            appLink={appLink}
+          />
+        )}
+      </Stack>
     </Stack>
   );
 }
@@ -172,7 +186,14 @@ function SuggestionCards({
                   {entry.displayName}
                 </Text>
               </Group>
-              <Button size="xs" variant="light" component={Link} to={appLink(entry.shortname)}>
+              {/* the button keeps its width; a long app name wraps instead */}
+              <Button
+                size="xs"
+                variant="light"
+                component={Link}
+                to={appLink(entry.shortname)}
+                style={{ flex: 'none' }}
+              >
                 {appStrings.CONNECT}
               </Button>
             </Group>

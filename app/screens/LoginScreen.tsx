@@ -1,13 +1,13 @@
 import { Alert, Anchor, Button, Group, Loader, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconMailCheck } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { emailSchema } from '../../common/api/auth';
 import type { SignInProvider } from '../../common/api/auth';
 import { UNKNOWN_ACCOUNT_NOTICE_MS, isLoginCode } from '../../common/limits';
-import { auth, shell, validation } from '../../common/strings';
+import { auth, devSignIn, shell, validation } from '../../common/strings';
 import { serverMessageOf, statusOf } from '../api/errors';
 import { CODE_STAGE, LOGIN_PARAMS, loginSearch, readLoginState } from '../auth/login-params';
 import type { LoginState } from '../auth/login-params';
@@ -241,6 +241,11 @@ function CodeStage({ state }: { state: LoginState }) {
   const [failure, setFailure] = useState<string | null>(null);
   const autoSubmitted = useRef(false);
   const email = emailSchema.safeParse(state.email ?? '').data;
+  const delivery = useQuery({
+    queryKey: ['auth', 'code-delivery'],
+    queryFn: signInApi.codeDelivery,
+    staleTime: Infinity,
+  });
 
   const confirm = useMutation({
     mutationFn: (typed: string) => signInApi.confirm({ code: typed, email }),
@@ -286,10 +291,16 @@ function CodeStage({ state }: { state: LoginState }) {
         <Text size="sm" fw={600}>
           {auth.CODE_SENT}
         </Text>
-        {state.email && (
-          <Text size="sm" c="dimmed">
-            {loginCopy.codeSentTo(state.email)}
+        {delivery.data?.code_in_server_console ? (
+          <Text size="sm" c="dimmed" data-testid="code-in-console">
+            {devSignIn.CODE_IN_SERVER_CONSOLE}
           </Text>
+        ) : (
+          state.email && (
+            <Text size="sm" c="dimmed">
+              {loginCopy.codeSentTo(state.email)}
+            </Text>
+          )
         )}
       </Alert>
       <FailureAlert text={failure} />

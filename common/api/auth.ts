@@ -65,6 +65,13 @@ export const providerResponseSchema = z.object({
 export type ProviderResponse = z.infer<typeof providerResponseSchema>;
 
 /**
+ * `GET auth/code-delivery` (ours): whether sign-in codes go to the server's console instead of a mailbox, which is
+ * so only on a development server without SMTP_URL; the code stage then says where to find the code.
+ */
+export const codeDeliveryResponseSchema = z.object({ code_in_server_console: z.boolean() });
+export type CodeDeliveryResponse = z.infer<typeof codeDeliveryResponseSchema>;
+
+/**
  * `POST auth/code-request` → 204, the same for a member and a stranger (nothing is sent to a stranger); 403 FORBIDDEN
  * (auth.SSO_FORCED) when the email's org enforces SSO. The code is mailed after the answer, so its timing tells
  * nothing either; a mail the server refuses is logged. `origin` is accepted as the spec sends it; links in the mail use PUBLIC_URL.

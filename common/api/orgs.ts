@@ -1,13 +1,8 @@
 // The organisation as members and admins see it, and the admin's settings calls (spec shell-and-account §3 Org,
 // Subscription, Allowed domain; §7.3 PATCH /orgs and GET /_fetchData/{org|allowed_domains}).
 import { z } from 'zod';
-import {
-  BOOKMARKS_PER_LIST_MAX,
-  BOOKMARK_LINK_MAX_CHARS,
-  BOOKMARK_TITLE_MAX_CHARS,
-  DEFAULT_BACKGROUND_COLOR,
-  LOGO_MAX_BYTES,
-} from '../limits';
+import { BOOKMARK_LINK_MAX_CHARS, DEFAULT_BACKGROUND_COLOR, LOGO_MAX_BYTES } from '../limits';
+import { bookmarkListSchema, bookmarkSchema } from './bookmarks';
 import { Feature, PlanType, SubscriptionStatus } from '../plans';
 
 export const COMPANY_NAME_MAX_CHARS = 100;
@@ -57,14 +52,6 @@ export const imageMessages = {
   BACKGROUND_NOT_AN_IMAGE: 'Background image must be a PNG, JPEG or WebP image',
 } as const;
 
-export const homepageLinkSchema = z
-  .object({
-    title: z.string().trim().min(1).max(BOOKMARK_TITLE_MAX_CHARS),
-    link: z.string().trim().min(1).max(BOOKMARK_LINK_MAX_CHARS),
-  })
-  .strict();
-export type HomepageLink = z.infer<typeof homepageLinkSchema>;
-
 /**
  * `PATCH /orgs` (admins). Every field is optional; only those sent change. `null` clears a logo, colour or image
  * (the colour then reads as the default white). company_name is the org's name; setting it completes the workspace
@@ -76,7 +63,8 @@ export const orgUpdateRequestSchema = z
     background_color: backgroundColorSchema.nullable(),
     /** PNG, JPEG or WebP data URL, square, at most LOGO_MAX_BYTES decoded ('Logo must be square'). */
     logo: imageDataUrlSchema.nullable(),
-    homepage_links: z.array(homepageLinkSchema).max(BOOKMARKS_PER_LIST_MAX),
+    /** The company bookmarks, the same list `PATCH /orgs/bookmarks` writes. */
+    homepage_links: bookmarkListSchema,
     background_image: backgroundImageSchema.nullable(),
     background_type: z.enum(BACKGROUND_TYPES),
     /** Members may pick their own background (spec §5). */
@@ -148,7 +136,8 @@ export const orgSchema = z.object({
   logo: z.string().nullable(),
   isWorkspaceSetup: z.boolean(),
   firstAdminOnboarded: z.boolean(),
-  homepageLinks: z.array(homepageLinkSchema),
+  /** The company bookmarks, in order. */
+  homepageLinks: z.array(bookmarkSchema),
   preferences: orgPreferencesSchema,
   /** recommended_apps_list, restrict_apps_to_only_admins: shaped by the apps resource. */
   appPreferences: z.record(z.string(), z.unknown()),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bookmarkSchema } from './bookmarks';
 
 /** Login tokens as the spec names them (shell-and-account §3, Auth results). Stored by the client. */
 export const loginTokensSchema = z.object({
@@ -37,6 +38,8 @@ export const currentUserSchema = z.object({
   onboardingState: z.record(z.string(), z.unknown()),
   toursProgress: z.record(z.string(), z.unknown()),
   metadata: z.object({ displayName: z.string(), photoUrl: z.string().nullable() }),
+  /** 'My bookmarks', in order (spec §3, User.homepageLinks). */
+  homepageLinks: z.array(bookmarkSchema),
   org: currentOrgSchema,
   /** Feature flags in force for this user's org; every flag defaults off. */
   flags: z.record(z.string(), z.union([z.boolean(), z.number()])),

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiKeyRoutes } from './api-keys/routes';
 import { appRoutes } from './apps/routes';
 import { authRoutes } from './auth/routes';
+import { bookmarkRoutes } from './bookmarks/routes';
 import { customApiRoutes } from './custom-api/routes';
 import { oauthRoutes } from './auth/oauth-routes';
 import { appOAuthRoutes } from './oauth/routes';
@@ -28,6 +29,7 @@ export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(userRoutes);
   await app.register(memberRoutes);
   await app.register(orgRoutes);
+  await app.register(bookmarkRoutes);
   await app.register(llmRoutes);
   await app.register(topicRoutes);
   await app.register(messageRoutes);

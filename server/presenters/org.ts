@@ -1,12 +1,12 @@
 import {
   DEFAULT_ORG_PREFERENCES,
-  homepageLinkSchema,
   orgPreferencesSchema,
   type AllowedDomain,
   type OrgPreferences,
   type OrgSubscription,
   type OrgView,
 } from '../../common/api/orgs';
+import { presentBookmarks } from './bookmarks';
 import {
   Feature,
   activeSubscription,
@@ -67,7 +67,7 @@ export function presentOrg(
     logo: org.logo ?? null,
     isWorkspaceSetup: org.isWorkspaceSetup,
     firstAdminOnboarded: org.firstAdminOnboarded,
-    homepageLinks: (org.homepageLinks ?? []).filter((link) => homepageLinkSchema.safeParse(link).success),
+    homepageLinks: presentBookmarks(org.homepageLinks),
     preferences: readOrgPreferences(org.preferences ?? {}),
     appPreferences: org.appPreferences ?? {},
     disclaimer: org.disclaimer ?? null,

@@ -1,6 +1,7 @@
 import type { CurrentUser } from '../../common/api/session';
 import { DEFAULT_FLAGS } from '../../common/flags';
 import type { Org, User } from '../db/schema';
+import { presentBookmarks } from './bookmarks';
 
 export function displayNameOf(user: Pick<User, 'displayName' | 'firstName' | 'lastName' | 'email'>): string {
   const fromParts = [user.firstName, user.lastName].filter(Boolean).join(' ').trim();
@@ -21,6 +22,7 @@ export function presentCurrentUser(user: User, org: Org): CurrentUser {
     onboardingState: (user.onboardingState ?? {}) as Record<string, unknown>,
     toursProgress: (user.toursProgress ?? {}) as Record<string, unknown>,
     metadata: { displayName: displayNameOf(user), photoUrl: user.photoUrl ?? null },
+    homepageLinks: presentBookmarks(user.homepageLinks),
     org: {
       id: org.id,
       domain: org.domain,

@@ -56,6 +56,7 @@ import {
   uploading,
   type Attachments,
 } from '../../chat/attachments';
+import type { AskChoices } from '../../chat/question-address';
 import { isBlank } from '../../chat/text';
 import { chatLink } from '../../chat/connection';
 import { DEMO_URL } from '../../config';
@@ -87,8 +88,11 @@ export type ChatViewProps = {
   /** The topic page's topic: its rights and what to continue. */
   topic?: { id: string; title: string; isEditable: boolean; isDeletable: boolean };
   focusMessageId?: string;
-  /** A question to ask once the view is ready (the q address parameter); called back once asked. */
-  initialQuestion?: { query: string; onAsked(): void };
+  /**
+   * A question to ask once the view is ready (the q address parameter), with the scope, model and Research chosen
+   * where it was typed (the homepage); called back once asked.
+   */
+  initialQuestion?: { query: string; choices?: AskChoices; onAsked(): void };
 };
 
 export function ChatView(props: ChatViewProps) {
@@ -133,7 +137,7 @@ export function ChatView(props: ChatViewProps) {
     }),
     [apps.data, user],
   );
-  const [scope, setScope] = useState<ScopeState>(ALL_SOURCES_SCOPE);
+  const [scope, setScope] = useState<ScopeState>(props.initialQuestion?.choices?.scope ?? ALL_SOURCES_SCOPE);
   const [specifying, setSpecifying] = useState<string | null>(null);
   const [attachments, setAttachments] = useState<Attachments>(NO_ATTACHMENTS);
 
@@ -160,8 +164,8 @@ export function ChatView(props: ChatViewProps) {
       notifyFailure(uploadFailureText(error instanceof Error ? error.message : null, chosen[0]?.name ?? ''));
     }
   };
-  const [llm, setLlm] = useState<string | null>(null);
-  const [research, setResearch] = useState(false);
+  const [llm, setLlm] = useState<string | null>(props.initialQuestion?.choices?.llm ?? null);
+  const [research, setResearch] = useState(props.initialQuestion?.choices?.research ?? false);
   const [paywall, setPaywall] = useState<LlmOption | null>(null);
   const reconnect = isFlagOn(user, 'chatReconnect');
   const researchAvailable = isFlagOn(user, 'deepresearch') && org.data?.features.deepResearch === true;

@@ -282,7 +282,8 @@ export type QuestionInputProps = {
   onScopeChange(scope: ScopeState): void;
   onSpecify(app: string): void;
   attachments: Attachments;
-  onAttach(files: File[]): void;
+  /** Absent where a question cannot carry files (the homepage hands only its text and choices to /chat). */
+  onAttach?(files: File[]): void;
   onDetach(id: string): void;
   llms: LlmListResponse | undefined;
   llm: string | null;
@@ -440,7 +441,7 @@ export function QuestionInput(props: QuestionInputProps) {
       onDragOver={(event) => event.preventDefault()}
       onDrop={(event) => {
         event.preventDefault();
-        if (event.dataTransfer.files.length > 0) props.onAttach([...event.dataTransfer.files]);
+        if (event.dataTransfer.files.length > 0) props.onAttach?.([...event.dataTransfer.files]);
       }}
     >
       {(props.attachments.files.length > 0 || props.attachments.status === 'transit') && (
@@ -489,21 +490,23 @@ export function QuestionInput(props: QuestionInputProps) {
       />
       <Group justify="space-between" gap="xs" wrap="wrap" mt={4}>
         <Group gap="xs" wrap="wrap">
-          <FileButton onChange={props.onAttach} multiple accept={ACCEPTED_UPLOAD_EXTENSIONS.join(',')}>
-            {(button) => (
-              <Tooltip label={chatCopy.ATTACH_FILES} withinPortal>
-                <ActionIcon
-                  {...button}
-                  variant="subtle"
-                  color="gray"
-                  aria-label={chatCopy.ATTACH_FILES}
-                  data-testid="attach-files"
-                >
-                  <IconPaperclip size={16} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-          </FileButton>
+          {props.onAttach && (
+            <FileButton onChange={props.onAttach} multiple accept={ACCEPTED_UPLOAD_EXTENSIONS.join(',')}>
+              {(button) => (
+                <Tooltip label={chatCopy.ATTACH_FILES} withinPortal>
+                  <ActionIcon
+                    {...button}
+                    variant="subtle"
+                    color="gray"
+                    aria-label={chatCopy.ATTACH_FILES}
+                    data-testid="attach-files"
+                  >
+                    <IconPaperclip size={16} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </FileButton>
+          )}
           <Tooltip label={newTopicTooltip} withinPortal>
             <Button
               variant={props.newTopic ? 'light' : 'subtle'}

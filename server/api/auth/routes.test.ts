@@ -314,3 +314,22 @@ describe('GET auth/provider', () => {
     expect((await client().get('auth/provider?email=x@googly.test')).json().provider).toBe('email');
   });
 });
+
+describe('GET auth/code-delivery', () => {
+  const deliveryOf = async (target: TestServer) =>
+    (await target.app.inject({ method: 'GET', url: '/api/v1/auth/code-delivery' })).json();
+
+  it('points to the server console only on a development server without SMTP', async () => {
+    expect(await deliveryOf(server)).toEqual({ code_in_server_console: false });
+    // Servers on the same store, closed without it (the suite's server closes it).
+    const withoutSmtp = await createTestServer({ store: server.store });
+    const production = await createTestServer({ store: server.store, env: { NODE_ENV: 'production' } });
+    try {
+      expect(await deliveryOf(withoutSmtp)).toEqual({ code_in_server_console: true });
+      expect(await deliveryOf(production)).toEqual({ code_in_server_console: false });
+    } finally {
+      await withoutSmtp.app.close();
+      await production.app.close();
+    }
+  });
+});

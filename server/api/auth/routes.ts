@@ -2,6 +2,7 @@ import { emailDomain } from '../../../common/api/members';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  codeDeliveryResponseSchema,
   codeRequestBodySchema,
   confirmBodySchema,
   confirmResponseSchema,
@@ -71,6 +72,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const provider = await signInProviderOf(db, owner.org, ctx.config.google !== null);
       return { provider, domain_exists: true };
     },
+  );
+
+  app.get(
+    '/auth/code-delivery',
+    { config: { access: 'public' }, schema: { response: { 200: codeDeliveryResponseSchema } } },
+    async () => ({ code_in_server_console: !ctx.config.production && ctx.mailer.kind === 'log' }),
   );
 
   app.post(

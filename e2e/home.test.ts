@@ -1,0 +1,195 @@
+// The homepage (spec shell-and-account §2.7, §5, §8): asking from it, the bookmark rows and their limits, and its
+// layout on a phone, in a real browser against the real server and an OpenAI-compatible test model on 127.0.0.1.
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BOOKMARK_LINK_FORMAT, type Bookmark } from '../common/api/bookmarks';
+import type { CurrentUser, LoginTokens } from '../common/api/session';
+import { BOOKMARKS_PER_LIST_MAX } from '../common/limits';
+import { apps as appStrings, bookmarks as spec, homeBookmarks, shell, validation } from '../common/strings';
+import { startChatScout, withSignedInPage, type ChatScout } from './harness';
+
+const WAIT_MS = 15_000;
+const DOMAIN = 'home.test';
+const ANSWER = 'The office opens at nine on weekdays and closes at six.';
+
+let scout: ChatScout;
+let admin: LoginTokens;
+let member: LoginTokens;
+
+beforeAll(async () => {
+  scout = await startChatScout(() => ({
+    chunks: ANSWER.match(/.{1,5}/gs) ?? [],
+    firstDelayMs: 300,
+    delayMs: 40,
+  }));
+  admin = (await scout.createUser({ email: `ada@${DOMAIN}`, admin: true, workspaceSetup: true })).tokens;
+  member = (await scout.createUser({ email: `ben@${DOMAIN}`, firstName: 'Ben' })).tokens;
+});
+afterAll(async () => {
+  await scout?.stop();
+});
+
+async function api<T>(tokens: LoginTokens, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${scout.baseUrl}/api/v1/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tokens.id_token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+const setPersonal = async (tokens: LoginTokens, bookmarks: Bookmark[]) => {
+  const me = await api<CurrentUser>(tokens, 'GET', '_fetchData/user');
+  await api(tokens, 'PATCH', `users/${me.userId}/bookmarks`, { bookmarks });
+};
+
+const titlesOf = (page: Page, kind: 'personal' | 'company') =>
+  page.getByTestId(`bookmarks-${kind}`).getByTestId('bookmark').allInnerTexts();
+
+const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text });
+
+describe('the homepage', () => {
+  it('asks the question typed on it in /chat, with the scope chosen there, and streams the answer', async () => {
+    await withSignedInPage(member, async (page) => {
+      await page.goto(`${scout.baseUrl}/`);
+      await page.getByRole('heading', { name: shell.HOME_HEADING }).waitFor({ timeout: WAIT_MS });
+      await page.getByTestId('workflow-chips').getByText(homeBookmarks.WORKFLOWS_EMPTY).waitFor();
+      await page.getByTestId('scope-tabs').getByText(appStrings.SCOPE_AI_ONLY).click();
+      const box = page.getByTestId('question-textarea');
+      await box.fill('When does the office open?');
+      await box.press('Enter');
+
+      await page.waitForURL((url) => url.pathname === '/chat' && !url.searchParams.has('q'), {
+        timeout: WAIT_MS,
+      });
+      await page.getByTestId('user-message').getByText('When does the office open?').waitFor();
+      const answer = page.getByTestId('assistant-message').last();
+      await answer.getByTestId('answer-text').waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
+      expect((await answer.getByTestId('answer-text').innerText()).replace(/\s+/g, ' ')).toContain(
+        'opens at nine',
+      );
+      // the choice made on the homepage is the one the chat asked with
+      expect(await page.getByRole('radio', { name: appStrings.SCOPE_AI_ONLY }).isChecked()).toBe(true);
+      // asked once: a reload does not ask again
+      await page.reload();
+      await page.getByTestId('user-message').first().waitFor({ timeout: WAIT_MS });
+      expect(await page.getByTestId('user-message').getByText('When does the office open?').count()).toBe(1);
+    });
+  });
+
+  it('adds, reorders (undone when the save fails) and deletes personal bookmarks, up to the limit', async () => {
+    await setPersonal(member, [
+      { title: 'Handbook', link: 'https://handbook.example/' },
+      { title: 'Wiki', link: 'https://wiki.example/' },
+    ]);
+    await withSignedInPage(member, async (page) => {
+      await page.goto(`${scout.baseUrl}/`);
+      const row = page.getByTestId('bookmarks-personal');
+      await row.getByTestId('bookmark').first().waitFor({ timeout: WAIT_MS });
+      const link = row.getByRole('link', { name: 'Handbook' });
+      expect(await link.getAttribute('href')).toBe('https://handbook.example/');
+      expect(await link.getAttribute('rel')).toContain('noopener');
+
+      // The dialog: Save stays disabled until both fields are valid, with the spec's messages.
+      await page.getByTestId('bookmarks-personal-add').click();
+      const save = page.getByTestId('bookmark-save');
+      await page.getByTestId('bookmark-title').fill('wiki');
+      await page.getByTestId('bookmark-link').fill('javascript:alert(1)');
+      await page.getByText(validation.DUPLICATE_BOOKMARK_TITLE).waitFor();
+      await page.getByText(validation.invalidUrl(BOOKMARK_LINK_FORMAT)).waitFor();
+      expect(await save.isDisabled()).toBe(true);
+      await page.getByTestId('bookmark-title').fill('Status');
+      await page.getByTestId('bookmark-link').fill('https://status.example/');
+      await save.click();
+      await toast(page, spec.PERSONAL_CREATED).waitFor();
+      await expect.poll(() => titlesOf(page, 'personal')).toEqual(['Handbook', 'Wiki', 'Status']);
+
+      // Drag Status to the front; the order survives a reload.
+      const items = row.getByTestId('bookmark');
+      await items.nth(2).dragTo(items.nth(0));
+      await expect.poll(() => titlesOf(page, 'personal')).toEqual(['Status', 'Handbook', 'Wiki']);
+      await page.reload();
+      await expect
+        .poll(() => titlesOf(page, 'personal'), { timeout: WAIT_MS })
+        .toEqual(['Status', 'Handbook', 'Wiki']);
+
+      // A reorder the server does not take goes back, with the spec's message.
+      await page.route('**/api/v1/users/*/bookmarks', (route) =>
+        route.fulfill({ status: 500, body: '{"code":"INTERNAL","message":"x"}' }),
+      );
+      await items.nth(2).dragTo(items.nth(0));
+      await toast(page, spec.REORDER_ERROR).waitFor({ timeout: WAIT_MS });
+      await expect.poll(() => titlesOf(page, 'personal')).toEqual(['Status', 'Handbook', 'Wiki']);
+      await page.unroute('**/api/v1/users/*/bookmarks');
+
+      await row.getByRole('button', { name: homeBookmarks.deleteLabel('Handbook') }).click();
+      await toast(page, spec.PERSONAL_DELETED).waitFor();
+      await expect.poll(() => titlesOf(page, 'personal')).toEqual(['Status', 'Wiki']);
+
+      // Filling the list to the limit hides the add button.
+      await setPersonal(
+        member,
+        Array.from({ length: BOOKMARKS_PER_LIST_MAX - 1 }, (_, i) => ({
+          title: `Link ${i + 1}`,
+          link: `https://l${i + 1}.example/`,
+        })),
+      );
+      await page.reload();
+      await page.getByTestId('bookmarks-personal-add').click();
+      await page.getByTestId('bookmark-title').fill('Last one');
+      await page.getByTestId('bookmark-link').fill('https://last.example/');
+      await page.getByTestId('bookmark-save').click();
+      await expect.poll(() => titlesOf(page, 'personal')).toHaveLength(BOOKMARKS_PER_LIST_MAX);
+      expect(await page.getByTestId('bookmarks-personal-add').count()).toBe(0);
+    });
+  });
+
+  it('shows members the company row only once an admin has filled it, and never lets them edit it', async () => {
+    await api(admin, 'PATCH', 'orgs/bookmarks', { bookmarks: [] });
+    await withSignedInPage(member, async (page) => {
+      await page.goto(`${scout.baseUrl}/`);
+      await page.getByTestId('bookmarks-personal').waitFor({ timeout: WAIT_MS });
+      expect(await page.getByTestId('bookmarks-company').count()).toBe(0);
+    });
+    await withSignedInPage(admin, async (page) => {
+      await page.goto(`${scout.baseUrl}/`);
+      await page.getByTestId('bookmarks-company-add').click({ timeout: WAIT_MS });
+      await page.getByTestId('bookmark-title').fill('Benefits');
+      await page.getByTestId('bookmark-link').fill('https://benefits.example/');
+      await page.getByTestId('bookmark-save').click();
+      await toast(page, spec.COMPANY_CREATED).waitFor();
+    });
+    await withSignedInPage(member, async (page) => {
+      await page.goto(`${scout.baseUrl}/`);
+      const row = page.getByTestId('bookmarks-company');
+      await row.getByRole('link', { name: 'Benefits' }).waitFor({ timeout: WAIT_MS });
+      expect(await page.getByTestId('bookmarks-company-add').count()).toBe(0);
+      expect(await row.getByTestId('bookmark-delete').count()).toBe(0);
+    });
+  });
+
+  it('fits a 390 px wide phone without sideways scrolling', async () => {
+    await setPersonal(member, [
+      { title: 'A very long bookmark title '.repeat(9).trim(), link: 'https://a.example/' },
+    ]);
+    await withSignedInPage(member, async (page) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${scout.baseUrl}/`);
+      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      await page.getByTestId('bookmarks-personal').getByTestId('bookmark').waitFor();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBe(0);
+      // The page's own content, laid out behind the shell's sidebar at this width, ends inside the window.
+      const rightmost = await page
+        .getByTestId('home')
+        .evaluate((home) =>
+          Math.max(...[...home.querySelectorAll('*')].map((node) => node.getBoundingClientRect().right)),
+        );
+      expect(rightmost).toBeLessThanOrEqual(390);
+    });
+  });
+});
