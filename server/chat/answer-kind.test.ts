@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { asksForQuantity, statesQuantity } from './answer-kind';
+import { asksForQuantity, mentionsQuantity, statesQuantity } from './answer-kind';
 
 it('hears a question asking for an amount, a duration, a date or a limit, and not one asking how or who', () => {
   for (const question of [
@@ -33,4 +33,11 @@ it('reads a figure with its unit, a date or a rate as a quantity, and digits ins
     'Version 4.2 is out.',
   ])
     expect(statesQuantity(text)).toBe(false);
+});
+
+it('counts a bare figure in a sentence, but not a time of day or a name with digits', () => {
+  for (const text of ['Use 15 characters or more.', 'Paid on the 15th.', 'Starts in December.'])
+    expect(mentionsQuantity(text)).toBe(true);
+  for (const text of ['9am: Breakfast with the team', 'Follow the COVID-19 protocol.', 'We use 1Password.'])
+    expect(mentionsQuantity(text)).toBe(false);
 });

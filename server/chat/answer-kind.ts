@@ -14,8 +14,6 @@ const MONTHS_AND_DAYS =
   'january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|' +
   'wednesday|thursday|friday|saturday|sunday';
 
-/** A sentence stating an amount, a duration or a date, loosely: any figure, number word, month or weekday. */
-export const MENTIONS_QUANTITY = new RegExp(`\\d|\\b(?:${NUMBER_WORDS}|${MONTHS_AND_DAYS})\\b`, 'i');
 /** One word that is a number. */
 export const NUMBER = new RegExp(`^(?:\\d.*|${NUMBER_WORDS})$`, 'i');
 
@@ -27,8 +25,18 @@ export function asksForQuantity(question: string): boolean {
   return ASKS_QUANTITY.test(question);
 }
 
-/** A figure standing as a number of its own: not the tail of a name such as "COVID-19", "SOC 2" or "1Password". */
-const FIGURE = `(?<![\\p{L}\\d][-.]?)(?:\\d[\\d,]*(?:\\.\\d+)?|${NUMBER_WORDS})(?![\\p{L}\\d])`;
+/** A figure standing as a number of its own (or an ordinal): not part of a name such as "COVID-19" or "1Password". */
+const FIGURE = `(?<![\\p{L}\\d][-.]?)(?:\\d[\\d,]*(?:\\.\\d+)?(?:st|nd|rd|th)?|${NUMBER_WORDS})(?![\\p{L}\\d])`;
+/**
+ * A sentence stating a figure of any kind: a number of its own (a count, "15 characters"), a month or a weekday.
+ * Looser than STATES_QUANTITY: within one sentence a bare count is as likely to be the answer as a sum or a date.
+ */
+const MENTIONS_QUANTITY = new RegExp(`${FIGURE}|\\b(?:${MONTHS_AND_DAYS})\\b`, 'iu');
+
+export function mentionsQuantity(sentence: string): boolean {
+  return MENTIONS_QUANTITY.test(sentence);
+}
+
 const TIME_UNIT =
   '(?:business |calendar |working |full |consecutive )?(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|quarters?|years?)';
 const CURRENCY = '(?:[$€£¥]\\s?\\d|\\d[\\d,]*(?:\\.\\d+)?\\s?(?:usd|eur|gbp|dollars?|euros?|pounds?)\\b)';

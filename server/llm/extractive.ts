@@ -11,7 +11,7 @@
  * amount, a duration or a date prefers the sentences that state one.
  */
 import { scopeNotices } from '../../common/strings';
-import { asksForQuantity, MENTIONS_QUANTITY, NUMBER } from '../chat/answer-kind';
+import { asksForQuantity, mentionsQuantity, NUMBER } from '../chat/answer-kind';
 import type { Passage } from '../chat/passages';
 import { averageLength, idf, scoreChunk, type CollectionStats, type QueryTerm } from '../search/ranking';
 import { wordsOf } from '../search/snippets';
@@ -390,7 +390,7 @@ function scoreUnits(question: Question, units: readonly Placed[]): Scored[] {
       const near = body.get(a)?.some((p) => body.get(b)?.some((q) => q > p && q - p <= PHRASE_WINDOW));
       if (near) score += PHRASE_WEIGHT * Math.min(idfOf.get(a)!, idfOf.get(b)!);
     }
-    if (question.quantity && MENTIONS_QUANTITY.test(unit.text)) {
+    if (question.quantity && mentionsQuantity(unit.text)) {
       const asked = [...body.values()].some((at) =>
         at.some((p) => numbers.some((n) => p - n >= 1 && p - n <= 2)),
       );
