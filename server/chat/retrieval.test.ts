@@ -221,6 +221,40 @@ describe('passages for the prompt', () => {
     expect(passage!.text).not.toContain('folio');
   });
 
+  it('gives the chunk stating the figure a question asks for, though it shares none of the question’s words', async () => {
+    // sections of about a thousand characters (a chunk each) whose filler states no figure at all
+    const filler = [
+      'Pack light and keep your documents together.',
+      'Tell your manager where you will be staying.',
+      'Keep your laptop with you rather than in checked luggage.',
+      'Share your plans in the team channel before you leave.',
+    ];
+    const part = (heading: string, line: string) =>
+      `## ${heading}\n\n${[line, ...Array.from({ length: 20 }, (_, i) => filler[i % filler.length]!)].join(' ')}\n`;
+    const fact = 'Teammates may claim up to $80 per day for all three meals.';
+    const body = [
+      '# Trips\n',
+      part('Booking', 'Book flights with the company card.'),
+      part('Hotels', 'Choose somewhere central and quiet.'),
+      part('Food', 'Breakfast is served at the hotel and team dinners are settled by the host.'),
+      part('Trains', 'Trains are preferred for short journeys.'),
+      part('Luggage', 'Bags are carried at your own risk.'),
+      part('Per diem', fact),
+      part('Visas', 'Apply for visas through the travel desk.'),
+    ].join('\n');
+    const { retrieve } = await setUp([
+      { source: 'notion', externalId: 'trips', title: 'Trips', body, acl: ['org'] },
+    ]);
+    const text = async (q: string, budget: number) =>
+      (await retrieve(q, budget)).map((p) => p.text).join('\n');
+    // asked for an amount: the chunk stating one comes before the neighbours of the chunks that matched
+    expect(await text('How much can I put on the company card for breakfast and dinner?', 1000)).toContain(
+      fact,
+    );
+    // asked for no figure, it is not what the question is about: only what matched and the chunks around it
+    expect(await text('What about breakfast and dinner with the company card?', 8000)).not.toContain(fact);
+  });
+
   it('drops a chunk whose text another chosen chunk already gives', async () => {
     const copy = leaveBody.slice(
       leaveBody.indexOf('## Secondary caregivers'),

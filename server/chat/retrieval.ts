@@ -5,8 +5,9 @@
  * chunks the model reads are fetched again with the ACL inside that query too.
  *
  * What the model reads is passages, not documents: the best documents' chunks ranked by the search's own chunk
- * scores, each with its neighbours, within the model's token budget, joined where adjacent, without repeats; one
- * numbered source per document, in the order of its strongest chunk.
+ * scores and, for a question asking for a figure, by whether they state one (answer-kind.ts), each followed by its
+ * neighbours, within the model's token budget, joined where adjacent, without repeats; one numbered source per
+ * document, in the order of its strongest chunk.
  *
  * With a model, the question's own ranking is fused with those of the model's rewrite of it into keyword searches
  * (rewrite.ts), by reciprocal rank, the question weighted highest; passage selection then runs on the fused ranking.
@@ -36,6 +37,7 @@ import {
   type SearchResults,
 } from '../search';
 import { reciprocalRank } from '../search/embeddings';
+import { asksForQuantity, statesQuantity } from './answer-kind';
 import type { Passage } from './passages';
 
 type Lane = {
@@ -338,50 +340,39 @@ type ChunkText = {
   end: number;
 };
 
-/**
- * The chunks `which` names, with the ACL inside the query: a chunk the asker cannot read is never fetched, whatever
- * the hits said. Read in the same transaction as the bodies the joins need, so offsets and bodies agree.
- */
-async function readChunks(
-  tx: Tx,
-  request: Pick<AppRetrievalRequest, 'orgId' | 'principals'>,
-  which: SQL,
-): Promise<ChunkText[]> {
-  if (request.principals.length === 0) return [];
-  const rows = await tx
-    .select({
-      id: documentChunks.id,
-      documentId: documentChunks.documentId,
-      ord: documentChunks.ord,
-      body: documentChunks.body,
-      start: documentChunks.startOffset,
-      end: documentChunks.endOffset,
-    })
-    .from(documentChunks)
-    .where(
-      and(
-        eq(documentChunks.orgId, request.orgId),
-        sql`${documentChunks.acl} && ${sql.param([...request.principals])}::text[]`,
-        which,
-      ),
-    );
-  return rows.map((row) => ({ ...row, start: row.start ?? 0, end: row.end ?? 0 }));
-}
+/** Chunks of one chosen document read at most: a long document's matching chunks first, then its opening ones. */
+const CHUNKS_READ_PER_DOCUMENT = 256;
 
-/** The chunks at these places (document, ord) that exist, keyed by place. */
-async function readChunksAt(
+/**
+ * The chunks of the chosen documents, with the ACL inside the query: a chunk the asker cannot read is never fetched,
+ * whatever the hits said. Every chunk of a document is read (up to CHUNKS_READ_PER_DOCUMENT, its matching ones
+ * first), not only those that matched: the one that answers a paraphrase often shares no word with it. Read in the
+ * same transaction as the bodies the joins need, so offsets and bodies agree.
+ */
+async function readDocumentChunks(
   tx: Tx,
   request: Pick<AppRetrievalRequest, 'orgId' | 'principals'>,
-  places: readonly { documentId: string; ord: number }[],
-): Promise<Map<string, ChunkText>> {
-  if (places.length === 0) return new Map();
-  const chunks = await readChunks(
-    tx,
-    request,
-    sql`(${documentChunks.documentId}, ${documentChunks.ord}) IN (SELECT * FROM unnest(
-      ${sql.param(places.map((place) => place.documentId))}::uuid[], ${sql.param(places.map((place) => place.ord))}::int[]))`,
-  );
-  return new Map(chunks.map((chunk) => [placeOf(chunk), chunk]));
+  documentIds: readonly string[],
+  matched: readonly string[],
+): Promise<ChunkText[]> {
+  if (request.principals.length === 0 || documentIds.length === 0) return [];
+  const result = await tx.execute(sql`
+    SELECT id, document_id, ord, body, start_offset, end_offset FROM (
+      SELECT c.id, c.document_id, c.ord, c.body, c.start_offset, c.end_offset,
+        row_number() OVER (PARTITION BY c.document_id
+          ORDER BY c.id = ANY(${sql.param([...matched])}::uuid[]) DESC, c.ord) AS place
+      FROM document_chunks c
+      WHERE c.org_id = ${request.orgId}::uuid AND c.acl && ${sql.param([...request.principals])}::text[]
+        AND c.document_id = ANY(${sql.param([...documentIds])}::uuid[])) AS read
+    WHERE place <= ${CHUNKS_READ_PER_DOCUMENT}`);
+  return (result.rows as Record<string, unknown>[]).map((row) => ({
+    id: row.id as string,
+    documentId: row.document_id as string,
+    ord: Number(row.ord),
+    body: row.body as string,
+    start: Number(row.start_offset ?? 0),
+    end: Number(row.end_offset ?? 0),
+  }));
 }
 
 const placeOf = (place: { documentId: string; ord: number }) => `${place.documentId}:${place.ord}`;
@@ -426,43 +417,54 @@ type Tier = (typeof TIER)[keyof typeof TIER];
 type Evidence = { hit: SearchHit; tier: Tier; chunkId: string; weight: number };
 
 /**
- * Every matching chunk of the chosen hits, strongest evidence first. A chunk weighs its document's score scaled by
- * its share of the document's best chunk: within one search that is the search's own chunk score (with the
- * document's recency), and it stays on the document's scale when the score is a fusion with the vector signal.
+ * Every chunk of the chosen hits that bears on the question, strongest evidence first. A chunk weighs its document's
+ * score times its relevance within the document: its share of the document's best chunk score (within one search
+ * that is the search's own chunk score, and it stays on the document's scale when the score is a fusion with the
+ * vector signal; a chunk the search did not match has none). A question asking for a figure (answer-kind.ts) is
+ * answered by a chunk stating one, whatever words it shares with the question: there, relevance is the mean of that
+ * share and whether the chunk states a quantity, so a chunk listing the amounts under a heading the question never
+ * names ranks with the chunks that only repeat its words.
  */
-function evidenceOf(chosen: readonly { hit: SearchHit; tier: Tier }[]): Evidence[] {
+function evidenceOf(
+  chosen: readonly { hit: SearchHit; tier: Tier }[],
+  chunks: readonly ChunkText[],
+  quantity: boolean,
+): Evidence[] {
+  const byDocument = new Map<string, ChunkText[]>();
+  for (const chunk of chunks)
+    byDocument.set(chunk.documentId, [...(byDocument.get(chunk.documentId) ?? []), chunk]);
   const evidence = chosen.flatMap(({ hit, tier }) => {
     const best = hit.chunks[0]?.score ?? 0;
-    return hit.chunks.map((chunk) => ({
-      hit,
-      tier,
-      chunkId: chunk.chunkId,
-      weight: best > 0 ? (hit.score * chunk.score) / best : hit.score,
-    }));
+    const shares = new Map(hit.chunks.map((chunk) => [chunk.chunkId, best > 0 ? chunk.score / best : 1]));
+    return (byDocument.get(hit.documentId) ?? []).flatMap((chunk) => {
+      const share = shares.get(chunk.id) ?? 0;
+      const relevance = quantity
+        ? (share + (statesQuantity(sliceOf(chunk) || chunk.body) ? 1 : 0)) / 2
+        : share;
+      return relevance > 0 ? [{ hit, tier, chunkId: chunk.id, weight: hit.score * relevance }] : [];
+    });
   });
   return evidence.sort((a, b) => a.tier - b.tier || b.weight - a.weight);
 }
-
-/** Chunks read at a time while choosing: a long document can match hundreds, of which the budget holds a few. */
-const CHUNKS_PER_READ = 64;
 
 /**
  * Chooses chunks, strongest evidence first, while they fit the token budget: several of one document when they are
  * the best, none of a document whose chunks are all weaker than what filled the budget. A chunk whose text is
  * already given (the same words, or inside a chosen chunk) is dropped. Each chosen chunk brings the chunks around
  * it (the next, then the one before) on its evidence: a passage runs on past the words that matched, and the
- * sentence that answers a paraphrase often shares none of them. Reading stops once a whole read fits nothing more:
- * the budget is then all but spent.
+ * sentence that answers a paraphrase often shares none of them.
  */
-async function chooseChunks(
-  tx: Tx,
-  request: AppRetrievalRequest,
+function chooseChunks(
   evidence: readonly Evidence[],
-): Promise<{ picks: Evidence[]; texts: Map<string, ChunkText> }> {
+  chunks: readonly ChunkText[],
+  budgetTokens: number,
+): { picks: Evidence[]; texts: Map<string, ChunkText> } {
+  const byId = new Map(chunks.map((chunk) => [chunk.id, chunk]));
+  const byPlace = new Map(chunks.map((chunk) => [placeOf(chunk), chunk]));
   const picks: Evidence[] = [];
   const texts = new Map<string, ChunkText>();
   const given: string[] = [];
-  let left = request.budgetTokens;
+  let left = budgetTokens;
   const offer = (item: Evidence, chunk: ChunkText): boolean => {
     const text = comparable(sliceOf(chunk) || chunk.body);
     if (texts.has(chunk.id) || given.some((other) => other.includes(text))) return false;
@@ -474,31 +476,21 @@ async function chooseChunks(
     texts.set(chunk.id, chunk);
     return true;
   };
-  for (let from = 0; from < evidence.length; from += CHUNKS_PER_READ) {
-    const batch = evidence.slice(from, from + CHUNKS_PER_READ);
-    const ids = batch.map((item) => item.chunkId);
-    const read = new Map(
-      (await readChunks(tx, request, inArray(documentChunks.id, ids))).map((chunk) => [chunk.id, chunk]),
-    );
-    const around = await readChunksAt(
-      tx,
-      request,
-      [...read.values()].flatMap((chunk) => [
-        { documentId: chunk.documentId, ord: chunk.ord + 1 },
-        { documentId: chunk.documentId, ord: chunk.ord - 1 },
-      ]),
-    );
-    const before = picks.length;
-    for (const item of batch) {
-      const chunk = read.get(item.chunkId);
-      if (!chunk) continue;
-      if (!offer(item, chunk)) continue;
-      for (const step of [1, -1]) {
-        const next = around.get(placeOf({ documentId: chunk.documentId, ord: chunk.ord + step }));
-        if (next) offer({ ...item, chunkId: next.id }, next);
-      }
+  // a neighbour waits in line at half its chunk's weight (its own evidence, if any, is in line already), and brings
+  // no neighbours of its own: a passage runs on by one chunk, not through the whole document
+  const queue: (Evidence & { neighbour?: true })[] = [...evidence];
+  const order = (a: Evidence, b: Evidence) => a.tier - b.tier || b.weight - a.weight;
+  while (queue.length > 0) {
+    const item = queue.shift()!;
+    const chunk = byId.get(item.chunkId)!;
+    if (!offer(item, chunk) || item.neighbour) continue;
+    for (const step of [1, -1]) {
+      const next = byPlace.get(placeOf({ documentId: chunk.documentId, ord: chunk.ord + step }));
+      if (!next || texts.has(next.id)) continue;
+      const neighbour = { ...item, chunkId: next.id, weight: item.weight / 2, neighbour: true as const };
+      const at = queue.findIndex((other) => order(neighbour, other) < 0);
+      queue.splice(at < 0 ? queue.length : at, 0, neighbour);
     }
-    if (picks.length === before) break;
   }
   return { picks, texts };
 }
@@ -556,11 +548,18 @@ async function passagesOf(
   request: AppRetrievalRequest,
   chosen: readonly { hit: SearchHit; tier: Tier }[],
 ): Promise<Passage[]> {
-  const evidence = evidenceOf(chosen);
+  const quantity = asksForQuantity(request.q);
   // one snapshot: the offsets of the chunks and the bodies they slice agree
   return store.db.transaction(
     async (tx) => {
-      const { picks, texts } = await chooseChunks(tx, request, evidence);
+      const chunks = await readDocumentChunks(
+        tx,
+        request,
+        chosen.map(({ hit }) => hit.documentId),
+        chosen.flatMap(({ hit }) => hit.chunks.map((chunk) => chunk.chunkId)),
+      );
+      const evidence = evidenceOf(chosen, chunks, quantity);
+      const { picks, texts } = chooseChunks(evidence, chunks, request.budgetTokens);
       const byDocument = new Map<string, Evidence[]>();
       for (const pick of picks)
         byDocument.set(pick.hit.documentId, [...(byDocument.get(pick.hit.documentId) ?? []), pick]);

@@ -131,6 +131,25 @@ describe('extractiveAnswer', () => {
     expect(quotedSentences(answer)).toHaveLength(3);
   });
 
+  it('takes a figure with its unit for the asked amount, not a time of day that sits beside the question’s words', async () => {
+    const answer = await answerOf('How much can I claim for breakfast, lunch and dinner each day?', [
+      passage('trips', 'Trips', [
+        [
+          'Trips',
+          '',
+          '- 9am–10am: Breakfast with the team',
+          '- 12pm–1pm: Team lunch',
+          '- 6pm–8pm: Team dinner',
+          '',
+          'Teammates may spend up to $80 per day on all three meals.',
+        ].join('\n'),
+      ]),
+    ]);
+    expect(quotedSentences(answer)[0]?.text).toBe(
+      'Teammates may spend up to $80 per day on all three meals.',
+    );
+  });
+
   it('cites every quoted sentence with its own source', async () => {
     const answer = await answerOf('What is the hotel limit per night when travelling?', [
       passage('travel', 'Travel policy', [

@@ -11,6 +11,7 @@
  * amount, a duration or a date prefers the sentences that state one.
  */
 import { scopeNotices } from '../../common/strings';
+import { asksForQuantity, mentionsQuantity, NUMBER } from '../chat/answer-kind';
 import type { Passage } from '../chat/passages';
 import { averageLength, idf, scoreChunk, type CollectionStats, type QueryTerm } from '../search/ranking';
 import { wordsOf } from '../search/snippets';
@@ -76,19 +77,6 @@ function sameWord(a: string, b: string): boolean {
   const [short, long] = a.length < b.length ? [a, b] : [b, a];
   return short.length >= 5 && long.startsWith(short);
 }
-
-const NUMBER_WORDS =
-  'one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|' +
-  'eighteen|nineteen|twenty|thirty|forty|fifty|hundred|thousand|once|twice|half|daily|weekly|monthly|annually|yearly';
-const MONTHS_AND_DAYS =
-  'january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|' +
-  'wednesday|thursday|friday|saturday|sunday';
-/** A sentence stating an amount, a duration or a date. */
-const QUANTITY = new RegExp(`\\d|\\b(?:${NUMBER_WORDS}|${MONTHS_AND_DAYS})\\b`, 'i');
-const NUMBER = new RegExp(`^(?:\\d.*|${NUMBER_WORDS})$`, 'i');
-/** A question asking for one. */
-const ASKS_QUANTITY =
-  /\b(?:how (?:many|much|long|soon|often|far|old|big|large|early|late|quickly)|when|until|deadline|by what|what (?:amount|percentage|percent|rate|length|date|day|days|time|size|age)|which (?:day|days|date|dates|month)|minimum|maximum|limit|ceiling|cap|budget|allowance|stipend|rate|timeline|cost|price|length|pay|paid|cover|reimburse|spend|per (?:day|night|week|month|year))\b/i;
 
 type UnitKind = 'sentence' | 'item' | 'row' | 'code';
 
@@ -341,7 +329,7 @@ function questionOf(question: string, lexicon: Lexicon): Question {
   for (const { word } of wordsOf(question))
     for (const lexeme of lexicon.get(word.toLowerCase()) ?? [])
       if (!terms.includes(lexeme)) terms.push(lexeme);
-  return { terms, quantity: ASKS_QUANTITY.test(question), lexicon };
+  return { terms, quantity: asksForQuantity(question), lexicon };
 }
 
 /** Positions of each question term among a text's words. */
@@ -402,7 +390,7 @@ function scoreUnits(question: Question, units: readonly Placed[]): Scored[] {
       const near = body.get(a)?.some((p) => body.get(b)?.some((q) => q > p && q - p <= PHRASE_WINDOW));
       if (near) score += PHRASE_WEIGHT * Math.min(idfOf.get(a)!, idfOf.get(b)!);
     }
-    if (question.quantity && QUANTITY.test(unit.text)) {
+    if (question.quantity && mentionsQuantity(unit.text)) {
       const asked = [...body.values()].some((at) =>
         at.some((p) => numbers.some((n) => p - n >= 1 && p - n <= 2)),
       );
