@@ -44,7 +44,6 @@ export const topicVisibilities = ['INVITE_ONLY', 'PUBLIC', 'ORG'] as const;
 export const topicMemberRoles = ['CREATOR', 'EDITOR'] as const;
 export const messageSenders = ['USER', 'ASSISTANT'] as const;
 export const messageStatuses = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'] as const;
-export const bookmarkScopes = ['USER', 'ORG'] as const;
 // internal to the queue (never on the wire), hence lower case
 export const jobStatuses = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
 /** Worker lanes (DESIGN §5): quick jobs (uploads, permission syncs, embeddings) never wait behind long syncs. */
@@ -59,7 +58,6 @@ export type TopicVisibility = (typeof topicVisibilities)[number];
 export type TopicMemberRole = (typeof topicMemberRoles)[number];
 export type MessageSender = (typeof messageSenders)[number];
 export type MessageStatus = (typeof messageStatuses)[number];
-export type BookmarkScope = (typeof bookmarkScopes)[number];
 export type JobStatus = (typeof jobStatuses)[number];
 export type LoginCodePurpose = (typeof loginCodePurposes)[number];
 
@@ -803,26 +801,6 @@ export const verifiedAnswers = pgTable(
 // Homepage, inbox, feedback, search activity
 // ---------------------------------------------------------------------------------------------
 
-export const bookmarks = pgTable(
-  'bookmarks',
-  {
-    id: id(),
-    orgId: orgId(),
-    scope: text('scope', { enum: bookmarkScopes }).notNull(),
-    // null for company (ORG) bookmarks
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-    title: varchar('title', { length: 256 }).notNull(),
-    link: varchar('link', { length: 3000 }).notNull(),
-    position: integer('position').notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index('bookmarks_org_scope_user_idx').on(t.orgId, t.scope, t.userId, t.position),
-    check('bookmarks_user_scope_check', sql`scope <> 'USER' OR user_id IS NOT NULL`),
-  ],
-);
-
 export const notifications = pgTable(
   'notifications',
   {
@@ -1126,8 +1104,6 @@ export type Prompt = typeof prompts.$inferSelect;
 export type NewPrompt = typeof prompts.$inferInsert;
 export type VerifiedAnswer = typeof verifiedAnswers.$inferSelect;
 export type NewVerifiedAnswer = typeof verifiedAnswers.$inferInsert;
-export type Bookmark = typeof bookmarks.$inferSelect;
-export type NewBookmark = typeof bookmarks.$inferInsert;
 export type Notification = typeof notifications.$inferSelect;
 export type NewNotification = typeof notifications.$inferInsert;
 export type NotificationPreference = typeof notificationPreferences.$inferSelect;

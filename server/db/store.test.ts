@@ -269,16 +269,6 @@ const fixtures: Fixtures = {
     row: (c) => ({ orgId: c.ids.orgs, title: 'VPN', content: 'Use WireGuard.', creatorId: c.ids.users }),
     patch: { views: 7 },
   },
-  bookmarks: {
-    row: (c) => ({
-      orgId: c.ids.orgs,
-      scope: 'USER',
-      userId: c.ids.users,
-      title: 'Wiki',
-      link: 'https://wiki',
-    }),
-    patch: { position: 3, title: 'x'.repeat(256) },
-  },
   notifications: {
     row: (c) => ({
       orgId: c.ids.orgs,
@@ -631,17 +621,6 @@ function storeSuite(kind: Store['kind'], open: () => Promise<Store>) {
     );
     expect(await rowIds(first)).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
     await db.delete(schema.orgs).where(inArray(schema.orgs.id, [first.ids.orgs, second.ids.orgs]));
-  });
-
-  it('rejects a user bookmark without a user and a title over 256 characters', async () => {
-    const c = await seedOrg(db, 'bm');
-    const base = { orgId: c.ids.orgs, title: 'x', link: 'https://x' };
-    await expect(db.insert(schema.bookmarks).values({ ...base, scope: 'USER' })).rejects.toThrow();
-    await expect(
-      db.insert(schema.bookmarks).values({ ...base, scope: 'ORG', title: 'x'.repeat(257) }),
-    ).rejects.toThrow();
-    await db.insert(schema.bookmarks).values({ ...base, scope: 'ORG' });
-    await db.delete(schema.orgs).where(eq(schema.orgs.id, c.ids.orgs));
   });
 
   it('commits and rolls back transactions', async () => {
