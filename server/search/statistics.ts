@@ -29,7 +29,7 @@ import type { CollectionStats } from './ranking';
 export const MIN_SHARED_CHUNKS = 1000;
 
 /** The shared document count is redone when the shared chunk count has moved by more than this share. */
-export const DOCUMENT_RECOUNT_SHARE = 0.01;
+const DOCUMENT_RECOUNT_SHARE = 0.01;
 
 export interface RankingStatistics {
   collection: CollectionStats;
