@@ -7,7 +7,6 @@ import {
   rankDocuments,
   recencyFactor,
   scoreChunk,
-  scoreDocument,
   type CandidateChunk,
   type FeedbackPassage,
   type QueryTerm,
@@ -75,78 +74,19 @@ describe('BM25 scoring', () => {
     expect(recencyFactor(new Date('2030-01-01T00:00:00Z'), now)).toBeCloseTo(1.1, 12);
   });
 
-  it('scores a one-chunk document exactly as its chunk, under the average document length', () => {
-    const q = [term('budget'), term('review', 2, 300)];
-    const one = chunk({ termFreqs: { budget: 2, review: 1 }, titleTerms: ['budget'], length: 140 });
-    expect(scoreDocument([one], q, 140, 100)).toBeCloseTo(scoreChunk(one, q, 100), 12);
-  });
-
-  it('scores a long document on all its chunks’ evidence, not on its best chunk alone', () => {
-    // a judgment that states the facts across its chunks, against a note that repeats one of the words
-    const q = [term('murder'), term('alibi'), term('witness'), term('motive')];
-    const judgment = ['murder', 'alibi', 'witness', 'motive'].map((lexeme, i) =>
-      chunk({ chunkId: `j${i}`, documentId: 'judgment', termFreqs: { [lexeme]: 1 } }),
-    );
-    const note = chunk({ chunkId: 'n', documentId: 'note', termFreqs: { murder: 3 } });
-    const ranked = rankDocuments(
-      [...judgment, note],
-      q,
-      stats,
-      {
-        average: 200,
-        lengthOf: new Map([
-          ['judgment', 400],
-          ['note', 100],
-        ]),
-      },
-      new Date(),
-    );
-    expect(scoreChunk(note, q, 100)).toBeGreaterThan(scoreChunk(judgment[0]!, q, 100));
-    expect(ranked.map((doc) => doc.documentId)).toEqual(['judgment', 'note']);
-    expect(ranked[0]!.chunks).toHaveLength(4);
-  });
-
-  it('normalises by the whole readable document, its chunks that are not candidates included', () => {
-    const q = [term('budget')];
-    const held = [chunk({ termFreqs: { budget: 2 } })];
-    expect(scoreDocument(held, q, 1000, 200)).toBeLessThan(scoreDocument(held, q, 100, 200));
-    const ranked = rankDocuments(
-      held,
-      q,
-      stats,
-      { average: 200, lengthOf: new Map([['d', 1000]]) },
-      new Date(),
-    );
-    expect(ranked[0]!.score).toBeCloseTo(scoreDocument(held, q, 1000, 200), 12);
-  });
-
-  it('counts a title term once, though every chunk repeats the title', () => {
-    const q = [term('budget'), term('travel')];
-    const titled = (id: string) =>
-      chunk({ chunkId: id, termFreqs: { budget: 1, travel: 1 }, titleTerms: ['budget'] });
-    const once = chunk({ chunkId: 'x', termFreqs: { budget: 1, travel: 3 }, titleTerms: ['budget'] });
-    expect(scoreDocument([titled('a'), titled('b'), titled('c')], q, 300, 300)).toBeCloseTo(
-      scoreDocument([once], q, 300, 300),
-      12,
-    );
-  });
-
-  it('lists a document’s chunks best first and orders equal documents by id', () => {
+  it('collapses chunks to their document’s best, ordering ties by id', () => {
     const q = [term('budget')];
     const ranked = rankDocuments(
       [
         chunk({ chunkId: 'c1', documentId: 'b', termFreqs: { budget: 1 } }),
         chunk({ chunkId: 'c2', documentId: 'b', termFreqs: { budget: 3 } }),
-        chunk({ chunkId: 'c3', documentId: 'a', termFreqs: { budget: 1 } }),
-        chunk({ chunkId: 'c4', documentId: 'a', termFreqs: { budget: 3 } }),
+        chunk({ chunkId: 'c3', documentId: 'a', termFreqs: { budget: 3 } }),
       ],
       q,
       stats,
-      { average: 200, lengthOf: new Map() },
       new Date(),
     );
     expect(ranked.map((doc) => doc.documentId)).toEqual(['a', 'b']);
-    expect(ranked[0]!.score).toBe(ranked[1]!.score);
     expect(ranked[1]!.chunks.map((c) => c.chunkId)).toEqual(['c2', 'c1']);
   });
 });

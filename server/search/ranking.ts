@@ -1,16 +1,11 @@
 /**
  * The ranking function, shared by both retrieval engines (DESIGN §4). An engine only proposes candidate chunks
  * (pg_textsearch's top-k, or BM25 computed in SQL); every candidate is then scored here from its term
- * frequencies and the viewer's statistics, so the two engines rank identically whenever they propose the same pool.
+ * frequencies and the org's statistics, so the two engines rank identically whenever they propose the same pool.
  *
- * score(doc)   = Σ_t w_t · idf_t · TF·(k1+1) / (TF + k1·(1 − b + b·DL/avgDL))     BM25 of the whole document
+ * score(chunk) = Σ_t w_t · idf_t · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))        BM25 over title + body
  *              + TITLE_WEIGHT · Σ_{t ∈ query ∩ title} w_t · idf_t     title (and headings) above body
- *              × (1 + RECENCY_BOOST · ½^(age / RECENCY_HALF_LIFE))     mild recency prior
- * TF = the term's count summed over the document's candidate chunks (a title term once, not once per chunk),
- * DL = the document's length over all its readable chunks, avgDL = the statistics' mean document length; idf is
- * counted over chunks. A one-chunk document scores as its chunk did; a long one is judged, as Lucene judges it,
- * on everything it says (its best chunk alone ranked 3,400-word judgments at 0.6× Lucene, docs/benchmarks.md).
- * score(chunk), the same BM25 over one chunk, orders a document's chunks: the best is the hit's passage.
+ * score(doc)   = max over its chunks · (1 + RECENCY_BOOST · ½^(age / RECENCY_HALF_LIFE))  mild recency prior
  *
  * Then one round of pseudo-relevance feedback (RM3) re-ranks the pool: the best passages of the top documents
  * vote for expansion terms, which take 0.3 of the query's weight.
@@ -54,11 +49,6 @@ export function idf(docFreq: number, stats: CollectionStats): number {
 
 export function averageLength(stats: CollectionStats): number {
   return stats.chunkCount > 0 ? Math.max(stats.totalLength / stats.chunkCount, 1) : 1;
-}
-
-/** The mean document length, from the same statistics (the chunk average when no document is counted). */
-export function averageDocumentLength(stats: CollectionStats, documentCount: number): number {
-  return documentCount > 0 ? Math.max(stats.totalLength / documentCount, 1) : averageLength(stats);
 }
 
 /** A weighted query term: `weight` is the query-side weight (term count, or RM3 mixture), `idf` its idf. */
@@ -115,72 +105,27 @@ export interface RankedDocument {
   chunks: RankedChunk[];
 }
 
-/** What ranking knows of the candidates' documents, counted over the chunks the viewer may read. */
-export interface DocumentLengths {
-  /** Mean document length (lexeme occurrences) in the statistics' collection. */
-  average: number;
-  /** Each candidate document's length: all its readable chunks, not only the candidates. */
-  lengthOf: ReadonlyMap<string, number>;
-}
-
 /**
- * BM25 of a whole document from its candidate chunks: each term's frequency summed over them, the document's
- * length against the average document's. The title is in every chunk's indexed prefix, so a title term counts
- * once rather than once per chunk. A one-chunk document scores exactly as its chunk would under document
- * statistics.
- */
-export function scoreDocument(
-  chunks: readonly CandidateChunk[],
-  terms: readonly QueryTerm[],
-  length: number,
-  averageDocumentLength: number,
-): number {
-  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / Math.max(averageDocumentLength, 1));
-  const inTitle = new Set<string>();
-  let score = 0;
-  for (const term of terms) {
-    let tf = 0;
-    let titled = 0;
-    for (const chunk of chunks) {
-      tf += chunk.termFreqs[term.lexeme] ?? 0;
-      if (chunk.titleTerms.includes(term.lexeme)) titled++;
-    }
-    tf -= Math.max(titled - 1, 0);
-    if (tf > 0) score += (term.weight * term.idf * tf * (BM25_K1 + 1)) / (tf + norm);
-    if (titled > 0 && term.original) inTitle.add(term.lexeme);
-  }
-  for (const term of terms) if (inTitle.has(term.lexeme)) score += TITLE_WEIGHT * term.weight * term.idf;
-  return score;
-}
-
-/**
- * Scores every candidate document as a whole (`scoreDocument`), with its candidate chunks ordered by their own
- * scores as its hit list, best first; ties go to the smaller document id so both engines order them the same way.
+ * Scores every candidate and collapses them to one entry per document (its best chunk, with the others as its
+ * hit list), best first; ties go to the smaller document id so both engines order them the same way.
  */
 export function rankDocuments(
   candidates: readonly CandidateChunk[],
   terms: readonly QueryTerm[],
   stats: CollectionStats,
-  documents: DocumentLengths,
   now: Date,
 ): RankedDocument[] {
   const avgLength = averageLength(stats);
-  const byDocument = new Map<string, CandidateChunk[]>();
+  const byDocument = new Map<string, { chunks: RankedChunk[]; modifiedTime: Date | null }>();
   for (const chunk of candidates) {
-    const chunks = byDocument.get(chunk.documentId) ?? [];
-    chunks.push(chunk);
-    byDocument.set(chunk.documentId, chunks);
+    const entry = byDocument.get(chunk.documentId) ?? { chunks: [], modifiedTime: chunk.modifiedTime };
+    entry.chunks.push({ chunkId: chunk.chunkId, score: scoreChunk(chunk, terms, avgLength) });
+    byDocument.set(chunk.documentId, entry);
   }
   const ranked: RankedDocument[] = [];
-  for (const [documentId, chunks] of byDocument) {
-    const scored = chunks
-      .map((chunk) => ({ chunkId: chunk.chunkId, score: scoreChunk(chunk, terms, avgLength) }))
-      .sort((a, b) => b.score - a.score || compareIds(a.chunkId, b.chunkId));
-    // never shorter than the candidates themselves, should a length be missing
-    const candidateLength = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-    const length = Math.max(documents.lengthOf.get(documentId) ?? 0, candidateLength);
-    const score = scoreDocument(chunks, terms, length, documents.average);
-    ranked.push({ documentId, score: score * recencyFactor(chunks[0]!.modifiedTime, now), chunks: scored });
+  for (const [documentId, { chunks, modifiedTime }] of byDocument) {
+    chunks.sort((a, b) => b.score - a.score || compareIds(a.chunkId, b.chunkId));
+    ranked.push({ documentId, score: chunks[0]!.score * recencyFactor(modifiedTime, now), chunks });
   }
   return ranked.sort((a, b) => b.score - a.score || compareIds(a.documentId, b.documentId));
 }

@@ -18,7 +18,6 @@ import {
   type SearchEngine,
 } from './engines';
 import {
-  averageDocumentLength,
   averageLength,
   expandQuery,
   FEEDBACK_DOCS,
@@ -27,7 +26,6 @@ import {
   rankDocuments,
   type CandidateChunk,
   type CollectionStats,
-  type DocumentLengths,
   type QueryTerm,
   type RankedDocument,
 } from './ranking';
@@ -390,7 +388,6 @@ async function withFeedback(
   ranked: RankedDocument[],
   terms: QueryTerm[],
   statistics: RankingStatistics,
-  documents: DocumentLengths,
   now: Date,
 ): Promise<RankedDocument[] | null> {
   const stats = statistics.collection;
@@ -403,33 +400,7 @@ async function withFeedback(
   const docFreqs = await statistics.docFreqs(feedbackVocabulary(passages));
   const expanded = expandQuery(terms, passages, (lexeme) => docFreqs.get(lexeme) ?? 0, stats);
   if (expanded.length === terms.length) return null;
-  return rankDocuments(candidates, expanded, stats, documents, now);
-}
-
-/**
- * Ranking over the viewer's statistics, with every candidate document's length read once (all its chunks under
- * `where`, so only chunks the viewer may read).
- */
-function documentRanking(tx: Tx, where: SQL, statistics: RankingStatistics, now: Date) {
-  const lengthOf = new Map<string, number>();
-  const documents: DocumentLengths = {
-    average: averageDocumentLength(statistics.collection, statistics.documentCount),
-    lengthOf,
-  };
-  const rank = async (candidates: readonly CandidateChunk[], terms: readonly QueryTerm[]) => {
-    const unknown = [...new Set(candidates.map((candidate) => candidate.documentId))].filter(
-      (id) => !lengthOf.has(id),
-    );
-    if (unknown.length > 0) {
-      const result = await tx.execute(sql`
-        SELECT c.document_id, sum(c.search_length)::float8 AS length FROM document_chunks c
-        WHERE ${where} AND c.document_id = ANY(${sql.param(unknown)}::uuid[])
-        GROUP BY c.document_id`);
-      for (const row of result.rows) lengthOf.set(String(row.document_id), Number(row.length));
-    }
-    return rankDocuments(candidates, terms, statistics.collection, documents, now);
-  };
-  return { documents, rank };
+  return rankDocuments(candidates, expanded, stats, now);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -659,8 +630,12 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         }));
       } else {
         // the snippet comes from each document's best matching chunk
-        const statistics = await rankingStatistics(tx, orgId, request.principals);
-        const terms = queryTerms(analysed, await statistics.docFreqs(lexemes), statistics.collection);
+        const { collection: stats, docFreqs: docFreqsOf } = await rankingStatistics(
+          tx,
+          orgId,
+          request.principals,
+        );
+        const terms = queryTerms(analysed, await docFreqsOf(lexemes), stats);
         const chunkRows = await tx.execute(sql`
           SELECT c.id FROM document_chunks c
           WHERE ${matching} AND c.document_id = ANY(${sql.param(pageIds)}::uuid[])`);
@@ -671,8 +646,9 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
         );
         termsOf = new Map(candidates.map((candidate) => [candidate.chunkId, candidate.termFreqs]));
         noteMatches(candidates);
-        const { rank } = documentRanking(tx, where, statistics, now);
-        const ranked = new Map((await rank(candidates, terms)).map((doc) => [doc.documentId, doc]));
+        const ranked = new Map(
+          rankDocuments(candidates, terms, stats, now).map((doc) => [doc.documentId, doc]),
+        );
         page = pageIds.flatMap((id) => {
           const doc = ranked.get(id);
           return doc ? [doc] : [];
@@ -695,7 +671,6 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
     const statistics = await rankingStatistics(tx, orgId, request.principals);
     const stats = statistics.collection;
     const terms = queryTerms(analysed, await statistics.docFreqs(lexemes), stats);
-    const { documents, rank } = documentRanking(tx, where, statistics, now);
     let depth = clamp(POOL_PER_RESULT * (offset + limit), MIN_POOL, MAX_POOL);
     let pool: string[];
     let exhausted: boolean;
@@ -734,12 +709,12 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       pool = proposal.chunkIds;
       exhausted = proposal.exhausted;
       candidates = await loadCandidates(tx, where, pool);
-      ranked = await rank(candidates, terms);
+      ranked = rankDocuments(candidates, terms, stats, now);
       if (ranked.length >= offset + limit || exhausted || depth >= MAX_POOL) break;
       depth = Math.min(depth * 4, MAX_POOL);
     }
-    // a document is scored on all its matching chunks: make sure the leading documents have every one of them,
-    // not only those that made the pool, so their scores do not depend on where the pool was cut
+    // a document's score is its best chunk's: make sure the leading documents have all their matching chunks
+    // scored, not only those that made the pool, so their scores do not depend on where the pool was cut
     const leading = ranked
       .slice(0, Math.max(2 * (offset + limit), FEEDBACK_DOCS))
       .map((doc) => doc.documentId);
@@ -751,10 +726,10 @@ export async function searchChunks(store: Store, request: SearchRequest): Promis
       const extra = missing.rows.map((row) => String(row.id));
       candidates = [...candidates, ...(await loadCandidates(tx, where, extra))];
       pool = [...pool, ...extra];
-      ranked = await rank(candidates, terms);
+      ranked = rankDocuments(candidates, terms, stats, now);
     }
     if (request.feedback !== false && ranked.length > 1) {
-      ranked = (await withFeedback(candidates, ranked, terms, statistics, documents, now)) ?? ranked;
+      ranked = (await withFeedback(candidates, ranked, terms, statistics, now)) ?? ranked;
     }
     if (vectorQuery) {
       const fused = await withVectorSignal(tx, vectorQuery, {

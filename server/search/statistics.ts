@@ -11,30 +11,19 @@
  *   only on the shared count, which every member could compute. A viewer who reads only the shared chunks gets
  *   the shared statistics, the same numbers, without counting.
  *
- * Documents are counted the same way (ranking scores whole documents against the average document's length):
- * the readable ones at query time in the counting path; the shared ones by a count that is remembered per org
- * and redone once the shared chunk count has moved by more than DOCUMENT_RECOUNT_SHARE since (an average
- * length that lags by less than that is as good, and a count of an org's documents at every search is not).
- *
  * Candidate proposal by pg_textsearch still walks its index with the index's own (all-chunk) statistics; only the
  * candidates' scores and order come from here, and the pool is far deeper than a page (MIN_POOL in search.ts).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../db/store';
-import { EVERY_MEMBER_PRINCIPALS } from './acl';
 import { lexemeTsquery } from './engines';
 import type { CollectionStats } from './ranking';
 
 /** Fewer shared chunks than this and ranking counts the viewer's readable chunks instead. */
 export const MIN_SHARED_CHUNKS = 1000;
 
-/** The shared document count is redone when the shared chunk count has moved by more than this share. */
-const DOCUMENT_RECOUNT_SHARE = 0.01;
-
 export interface RankingStatistics {
   collection: CollectionStats;
-  /** Documents with a chunk among those `collection` counts. */
-  documentCount: number;
   /** Chunks holding each lexeme, among those the statistics count (absent: none). */
   docFreqs(lexemes: readonly string[]): Promise<Map<string, number>>;
 }
@@ -51,16 +40,11 @@ export async function rankingStatistics(
     chunkCount: Number(result.rows[0]?.chunk_count ?? 0),
     totalLength: Number(result.rows[0]?.total_length ?? 0),
   };
-  const sharedStatistics = async (): Promise<RankingStatistics> => ({
-    collection: shared,
-    documentCount: await sharedDocumentCount(tx, orgId, shared.chunkCount),
-    docFreqs: (lexemes) => sharedDocFreqs(tx, orgId, lexemes),
-  });
-  if (shared.chunkCount >= MIN_SHARED_CHUNKS) return sharedStatistics();
+  if (shared.chunkCount >= MIN_SHARED_CHUNKS)
+    return { collection: shared, docFreqs: (lexemes) => sharedDocFreqs(tx, orgId, lexemes) };
   const readable = sql`c.org_id = ${orgId}::uuid AND c.acl && ${sql.param([...principals])}::text[]`;
   const counted = await tx.execute(sql`
-    SELECT count(*)::float8 AS chunk_count, coalesce(sum(c.search_length), 0)::float8 AS total_length,
-      count(DISTINCT c.document_id)::float8 AS document_count
+    SELECT count(*)::float8 AS chunk_count, coalesce(sum(c.search_length), 0)::float8 AS total_length
     FROM document_chunks c WHERE ${readable}`);
   const collection: CollectionStats = {
     chunkCount: Number(counted.rows[0]?.chunk_count ?? 0),
@@ -68,27 +52,9 @@ export async function rankingStatistics(
   };
   // every member reads the shared chunks, so as many readable chunks as shared ones means these are the same
   // chunks, and the indexer's shared frequencies are this viewer's exactly (a small org that keeps nothing private)
-  if (collection.chunkCount === shared.chunkCount) return sharedStatistics();
-  return {
-    collection,
-    documentCount: Number(counted.rows[0]?.document_count ?? 0),
-    docFreqs: (lexemes) => readableDocFreqs(tx, readable, lexemes),
-  };
-}
-
-/** Per org: its shared documents, and the shared chunk count when they were counted. */
-const sharedDocuments = new Map<string, { chunkCount: number; documentCount: number }>();
-
-async function sharedDocumentCount(tx: Tx, orgId: string, chunkCount: number): Promise<number> {
-  const known = sharedDocuments.get(orgId);
-  if (known && Math.abs(known.chunkCount - chunkCount) <= DOCUMENT_RECOUNT_SHARE * known.chunkCount)
-    return known.documentCount;
-  const result = await tx.execute(sql`
-    SELECT count(DISTINCT c.document_id)::float8 AS n FROM document_chunks c
-    WHERE c.org_id = ${orgId}::uuid AND c.acl && ${sql.param([...EVERY_MEMBER_PRINCIPALS])}::text[]`);
-  const documentCount = Number(result.rows[0]?.n ?? 0);
-  sharedDocuments.set(orgId, { chunkCount, documentCount });
-  return documentCount;
+  if (collection.chunkCount === shared.chunkCount)
+    return { collection: shared, docFreqs: (lexemes) => sharedDocFreqs(tx, orgId, lexemes) };
+  return { collection, docFreqs: (lexemes) => readableDocFreqs(tx, readable, lexemes) };
 }
 
 async function sharedDocFreqs(
