@@ -4,7 +4,7 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { and, count, eq, ilike, inArray } from 'drizzle-orm';
-import type { Connector } from '../connectors/sdk';
+import type { Connector, RateLimit } from '../connectors/sdk';
 import { documentChunks, documents, jobs } from '../server/db/schema';
 import type { Store } from '../server/db/store';
 import { runWorker } from '../server/jobs/worker';
@@ -31,6 +31,8 @@ export interface ConnectorBenchRow<Fake, Credentials, Config> {
    * CHANGE_MARK, for the incremental sync to pick up.
    */
   change(fake: Fake, changes: number): void;
+  /** Requests the workspace's fake has answered, every one a request the connector made of the vendor. */
+  requests(fake: Fake): number;
   close(fake: Fake): Promise<void>;
 }
 
@@ -99,6 +101,11 @@ export interface ConnectorRowOptions {
   connections: number;
   /** Items changed in each workspace before the incremental sync. */
   changes: number;
+  /**
+   * Lifts the connector's published request rate (its `limits.rate`) for the row, keeping its concurrency: the
+   * figures are then Scout's own pace, and the vendor's allowance is the floor computed from the requests made.
+   */
+  unpaced?: boolean;
 }
 
 export interface ConnectorRowResult {
@@ -111,6 +118,11 @@ export interface ConnectorRowResult {
   incrementalSeconds: number;
   /** The connections' documents whose text holds CHANGE_MARK after the incremental sync. */
   changed: number;
+  /** Requests the busiest connection made of its vendor in the full sync, and in the incremental sync. */
+  fullRequests: number;
+  incrementalRequests: number;
+  /** The rate the connector publishes, whether or not the row kept to it. */
+  rate: RateLimit | null;
   loadBefore: number;
   loadAfter: number;
 }
@@ -140,7 +152,10 @@ export async function benchConnectorRow(
   options: ConnectorRowOptions,
 ): Promise<ConnectorRowResult> {
   Object.assign(process.env, row.env);
-  registerConnector(row.connector);
+  const { connector } = row;
+  registerConnector(
+    options.unpaced ? { ...connector, limits: { concurrency: connector.limits?.concurrency } } : connector,
+  );
   await initSearch(store);
   const workspaces = await Promise.all(
     Array.from({ length: options.connections }, () => row.startWorkspace(options.items)),
@@ -168,6 +183,8 @@ export async function benchConnectorRow(
       lanes: { quick: 1, long: options.connections },
     });
     try {
+      const requests = () => workspaces.map((workspace) => row.requests(workspace.fake));
+      const seeded = requests();
       const loadBefore = os.loadavg()[0]!;
       const fullStarted = performance.now();
       for (const connection of connections) await enqueueSync(store.db, connection, 'full');
@@ -176,6 +193,7 @@ export async function benchConnectorRow(
         ids.map((id) => syncDedupeKey(id, 'full')),
       );
       const fullSeconds = (performance.now() - fullStarted) / 1000;
+      const afterFull = requests();
       const [docs] = await store.db
         .select({ n: count() })
         .from(documents)
@@ -194,6 +212,7 @@ export async function benchConnectorRow(
         ids.map((id) => syncDedupeKey(id, 'incremental')),
       );
       const incrementalSeconds = (performance.now() - incrementalStarted) / 1000;
+      const afterIncremental = requests();
       const [changed] = await store.db
         .select({ n: count() })
         .from(documents)
@@ -217,6 +236,9 @@ export async function benchConnectorRow(
         chunks: chunks?.n ?? 0,
         incrementalSeconds,
         changed: changed?.n ?? 0,
+        fullRequests: Math.max(...afterFull.map((n, i) => n - seeded[i]!)),
+        incrementalRequests: Math.max(...afterIncremental.map((n, i) => n - afterFull[i]!)),
+        rate: connector.limits?.rate ?? null,
         loadBefore,
         loadAfter: os.loadavg()[0]!,
       };
@@ -230,6 +252,19 @@ export async function benchConnectorRow(
 
 const perSecond = (n: number, seconds: number) => (n / seconds).toFixed(1);
 
+/**
+ * The least time the vendor's published rate allows for `requests` (each connection being an org of its own, the
+ * busiest one sets the pace), or null when the connector publishes no rate.
+ */
+export function vendorFloorSeconds(rate: RateLimit | null, requests: number): number | null {
+  return rate ? (requests * rate.intervalMs) / rate.requests / 1000 : null;
+}
+
+const floorText = (result: ConnectorRowResult, requests: number) => {
+  const floor = vendorFloorSeconds(result.rate, requests);
+  return floor === null ? 'no published rate' : `vendor floor ${floor.toFixed(1)} s`;
+};
+
 /** The row's one line, as the other ingest figures print. */
 export function connectorRowLine(result: ConnectorRowResult, label: string): string {
   const { options } = result;
@@ -238,7 +273,10 @@ export function connectorRowLine(result: ConnectorRowResult, label: string): str
     `${label}): full sync ${result.fullSeconds.toFixed(1)} s, ${perSecond(result.documents, result.fullSeconds)} ` +
     `items/s, ${perSecond(result.chunks, result.fullSeconds)} indexed chunks/s (${result.documents} items, ` +
     `${result.chunks} chunks); incremental sync of ${options.changes} changes each: ` +
-    `${result.incrementalSeconds.toFixed(1)} s (${result.changed} changed items indexed); load average ` +
+    `${result.incrementalSeconds.toFixed(1)} s (${result.changed} changed items indexed); requests of the busiest ` +
+    `connection: ${result.fullRequests} full (${floorText(result, result.fullRequests)}), ` +
+    `${result.incrementalRequests} incremental (${floorText(result, result.incrementalRequests)}); ` +
+    `${options.unpaced ? 'unpaced' : 'paced by the published rate'}; load average ` +
     `${result.loadBefore.toFixed(1)} → ${result.loadAfter.toFixed(1)}`
   );
 }
@@ -254,15 +292,25 @@ export function connectorRowsTable(results: readonly ConnectorRowResult[]): stri
     'items/s',
     'indexed chunks/s',
     `incremental, ${changes?.changes ?? 0} changes × ${changes?.connections ?? 0}`,
+    'vendor floor at its published rate, full / incremental',
     'load average',
   ];
+  const floors = (result: ConnectorRowResult) => {
+    const full = vendorFloorSeconds(result.rate, result.fullRequests);
+    const incremental = vendorFloorSeconds(result.rate, result.incrementalRequests);
+    return full === null || incremental === null
+      ? 'no published rate'
+      : `${full.toFixed(1)} s / ${incremental.toFixed(1)} s`;
+  };
   const rows = results.map((result) => [
-    `\`${result.app}\``,
+    // Unpaced, the times are Scout's own and the floor is what the vendor would hold the sync to.
+    `\`${result.app}\`${result.options.unpaced ? ' (unpaced)' : ''}`,
     thousands(result.options.items),
     `${result.fullSeconds.toFixed(1)} s`,
     perSecond(result.documents, result.fullSeconds),
     perSecond(result.chunks, result.fullSeconds),
     `${result.incrementalSeconds.toFixed(1)} s`,
+    floors(result),
     `${result.loadBefore.toFixed(1)} → ${result.loadAfter.toFixed(1)}`,
   ]);
   return [header, header.map(() => '---'), ...rows].map((cells) => `| ${cells.join(' | ')} |`).join('\n');

@@ -40,6 +40,7 @@ export const INCREMENTAL_CHANGES = 100;
 export async function benchConnectorRows(options: {
   items: number;
   apps?: readonly string[];
+  unpaced?: boolean;
 }): Promise<void> {
   // The connections' credentials are sealed with the process's key, as the server's are with its data dir's.
   setDefaultSecretKey(generateSecretKey());
@@ -54,6 +55,7 @@ export async function benchConnectorRows(options: {
         items: options.items,
         connections: CONNECTIONS_AT_ONCE,
         changes: INCREMENTAL_CHANGES,
+        unpaced: options.unpaced ?? false,
       });
       console.log(connectorRowLine(result, 'embedded PGlite (memory)'));
       results.push(result);

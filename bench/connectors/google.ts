@@ -74,6 +74,7 @@ export const gmailRow = connectorRow({
         text: changedText(n),
       });
   },
+  requests: (gmail) => gmail.server.requests.length,
   close: (gmail) => gmail.close(),
 });
 
@@ -137,6 +138,7 @@ export const gcalRow = connectorRow({
         description: `${descriptions[n]}\n${changedText(n)}`,
       });
   },
+  requests: ({ calendar }) => calendar.server.requests.length,
   close: ({ calendar }) => calendar.close(),
 });
 
@@ -195,6 +197,7 @@ export const gdriveRow = connectorRow({
   change({ drive, contents }: DriveWorkspace, changes) {
     for (let n = 0; n < changes; n++) drive.edit(`file-${n}`, `${contents[n]}\n${changedText(n)}`);
   },
+  requests: ({ drive }) => drive.server.requests.length,
   close: ({ drive }) => drive.close(),
 });
 
@@ -264,5 +267,6 @@ export const gworkspaceDirectoryRow = connectorRow({
     // A promotion: the new title is what the person's document shows.
     for (let n = 0; n < changes; n++) directory.putUser(person(n, `Principal, ${CHANGE_MARK}`));
   },
+  requests: (directory) => directory.server.requests.length,
   close: (directory) => directory.close(),
 });

@@ -86,6 +86,7 @@ export const outlookRow = connectorRow({
         body: { contentType: 'html', content: html(`${bodies[n]} ${changedText(n)}`) },
       });
   },
+  requests: ({ outlook }) => outlook.server.requests.length,
   close: ({ outlook }) => outlook.close(),
 });
 
@@ -145,6 +146,7 @@ export const msteamsRow = connectorRow({
       teams.edit(channel, id, escaped(`${text} ${changedText(n)}`));
     }
   },
+  requests: ({ teams }) => teams.server.requests.length,
   close: ({ teams }) => teams.close(),
 });
 
@@ -222,6 +224,7 @@ export const sharepointRow = connectorRow({
     return { fake, config: fake.tenant.config, credentials: tenantCredentials };
   },
   change: changeFiles,
+  requests: ({ tenant }: Tenant) => tenant.graph.requests.length,
   close: ({ tenant }: Tenant) => tenant.close(),
 });
 
@@ -234,5 +237,6 @@ export const onedriveRow = connectorRow({
     return { fake, config: fake.tenant.config, credentials: tenantCredentials };
   },
   change: changeFiles,
+  requests: ({ tenant }: Tenant) => tenant.graph.requests.length,
   close: ({ tenant }: Tenant) => tenant.close(),
 });

@@ -42,5 +42,6 @@ export const notesRow: ConnectorBenchRow<NotesFake, { api_key: string }, { baseU
   change(fake, changes) {
     for (let n = 0; n < changes; n++) fake.upsert({ id: `note-${n}`, body: changedText(n) });
   },
+  requests: (fake) => fake.server.requests.length,
   close: (fake) => fake.close(),
 };

@@ -58,5 +58,6 @@ export const notionRow = connectorRow({
       notion.upsertPage({ ...spec, blocks: [...(spec.blocks ?? []), blocks.paragraph(changedText(n))] });
     }
   },
+  requests: ({ notion }) => notion.server.requests.length,
   close: ({ notion }) => notion.close(),
 });

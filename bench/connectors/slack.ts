@@ -74,5 +74,6 @@ export const slackRow = connectorRow({
       slack.edit(channel, ts, `${text}\n${changedText(n)}`);
     }
   },
+  requests: ({ slack }) => slack.server.requests.length,
   close: ({ slack }) => slack.close(),
 });

@@ -166,6 +166,33 @@ describe('teams connector', () => {
     ]);
   });
 
+  it('resumes a pass without listing again the channels it finished, and starts the next pass over', async () => {
+    const full = await collect(teamsConnector.fullSync(context()));
+    const fullIds = documentsOf(full).map((document) => document.externalId);
+    const generalDone = full.findIndex((batch) =>
+      (batch.cursor as { done: string[] }).done.includes(`${TEAMS.eng}/${CHANNELS.engGeneral}`),
+    );
+    expect(generalDone).toBeGreaterThanOrEqual(0);
+    const messagesOf = (channel: string) =>
+      fake.server.requests.filter((request) =>
+        request.path.endsWith(`/channels/${encodeURIComponent(channel)}/messages`),
+      ).length;
+
+    fake.server.clearLog();
+    const resumed = await collect(teamsConnector.incrementalSync(context(), full[generalDone]!.cursor));
+    expect(messagesOf(CHANNELS.engGeneral)).toBe(0);
+    expect(messagesOf(CHANNELS.salesGeneral)).toBeGreaterThan(0);
+    expect(
+      [...documentsOf(full.slice(0, generalDone + 1)), ...documentsOf(resumed)]
+        .map((document) => document.externalId)
+        .sort(),
+    ).toEqual([...fullIds].sort());
+
+    fake.server.clearLog();
+    await collect(teamsConnector.incrementalSync(context(), resumed.at(-1)!.cursor));
+    for (const channel of Object.values(CHANNELS)) expect(messagesOf(channel)).toBeGreaterThan(0);
+  });
+
   it('reports progress by channels done, reaching the whole window', async () => {
     const batches = await collect(teamsConnector.fullSync(context()));
     const shares = batches.map((batch) => batch.progress?.share ?? 0);

@@ -118,6 +118,12 @@ const cursorSchema = z.object({
   v: z.literal(1),
   channels: z.array(channelStateSchema),
   chats: z.array(chatStateSchema).default([]),
+  /**
+   * Channels (`teamId/channelId`) and chats (`chat/<id>`) the pass under way has finished, empty once a pass ends.
+   * A sync resumed mid-pass (the engine's next slice, or after a crash) skips them: with no change feed, walking a
+   * finished channel again lists all its threads to deliver none, so every slice would re-read the workspace.
+   */
+  done: z.array(z.string()).default([]),
 });
 type TeamsCursor = z.output<typeof cursorSchema>;
 
@@ -242,6 +248,20 @@ function toDocument(root: Root, where: TeamChannel): SourceDocument {
   };
 }
 
+/** The pass's checkpoint; a copy, as the states move on after the batch that carries it. */
+function checkpoint(
+  channels: readonly ChannelState[],
+  chats: readonly ChatState[],
+  done: ReadonlySet<string>,
+): TeamsCursor {
+  return {
+    v: 1,
+    channels: channels.map((entry) => ({ ...entry })),
+    chats: chats.map((entry) => ({ ...entry })),
+    done: [...done],
+  };
+}
+
 /** One channel's threads from where its state stands, one batch per page of root messages. */
 async function* walkChannel(
   ctx: TeamsContext,
@@ -251,6 +271,7 @@ async function* walkChannel(
   index: number,
   progress: (done: number) => { share: number } | undefined,
   chats: readonly ChatState[],
+  done: Set<string>,
 ): AsyncGenerator<SyncBatch> {
   const state = states[index] as ChannelState;
   const startedAt = state.startedAt ?? ctx.now().toISOString();
@@ -277,7 +298,8 @@ async function* walkChannel(
       page.next === null
         ? { ...state, name: where.channel.displayName ?? '', since: startedAt, next: null, startedAt: null }
         : { ...state, next: page.next, startedAt };
-    const cursor: TeamsCursor = { v: 1, channels: states.map((entry) => ({ ...entry })), chats: [...chats] };
+    if (page.next === null) done.add(`${where.teamId}/${where.channel.id}`);
+    const cursor = checkpoint(states, chats, done);
     const share = progress(page.next === null ? index + 1 : index);
     yield { documents, deletedExternalIds: deleted, cursor, ...(share ? { progress: share } : {}) };
   }
@@ -310,29 +332,38 @@ async function* syncTeams(ctx: TeamsContext, saved: TeamsCursor | null): AsyncGe
   const first =
     states.some((state) => state.since === null) || chatStates.some((state) => state.since === null);
   const total = Math.max(1, states.length + chatStates.length);
-  const progress = (done: number) => (first ? { share: done / total } : undefined);
+  const progress = (finished: number) => (first ? { share: finished / total } : undefined);
+  const done = new Set(saved?.done ?? []);
   for (let index = 0; index < channels.length; index += 1) {
     ctx.signal.throwIfAborted();
-    yield* walkChannel(ctx, client, channels[index] as TeamChannel, states, index, progress, chatStates);
+    const where = channels[index] as TeamChannel;
+    if (done.has(`${where.teamId}/${where.channel.id}`)) continue;
+    yield* walkChannel(ctx, client, where, states, index, progress, chatStates, done);
   }
   for (let index = 0; index < chats.length; index += 1) {
     ctx.signal.throwIfAborted();
     const chat = chats[index] as Chat;
+    if (done.has(`${CHAT_PREFIX}${chat.id}`)) continue;
     const state = chatStates[index] as ChatState;
     const startedAt = ctx.now().toISOString();
     const document = await chatDocument(ctx, client, chat, state.since ? new Date(state.since) : null);
     chatStates[index] = { ...state, since: startedAt };
+    done.add(`${CHAT_PREFIX}${chat.id}`);
     const share = progress(states.length + index + 1);
     yield {
       documents: document ? [document] : [],
-      cursor: {
-        v: 1,
-        channels: states.map((entry) => ({ ...entry })),
-        chats: chatStates.map((entry) => ({ ...entry })),
-      },
+      cursor: checkpoint(states, chatStates, done),
       ...(share ? { progress: share } : {}),
     };
   }
+  // The pass is over: the next sync walks every channel and chat again.
+  done.clear();
+  const share = progress(total);
+  yield {
+    documents: [],
+    cursor: checkpoint(states, chatStates, done),
+    ...(share ? { progress: share } : {}),
+  };
 }
 
 /** The member's chats, or (org connection) every enabled user's, each chat once however many of them are in it. */
