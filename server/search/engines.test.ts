@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../db/store';
 import { createOrg } from '../testing/fixtures';
 import type { SearchEngine } from './engines';
-import { decisivePrefix, ensureSearchIndexes, selectiveText } from './engines';
+import { decisivePrefix, ensureSearchIndexes, MAX_CANDIDATE_TERMS, selectiveText } from './engines';
 import { upsertDocuments, type IndexDocument } from './indexer';
 import { searchChunks } from './search';
 import { openServerTestStore, testDatabaseUrl } from '../testing/database';
@@ -141,22 +141,26 @@ describe("the SQL engine's any-term pass", () => {
 describe("pg_textsearch's scan text for long queries", () => {
   const term = (lexeme: string, weight: number, words = [lexeme]) => ({ lexeme, weight, words });
 
-  it('scans a query of up to 8 terms whole', () => {
-    expect(selectiveText(Array.from({ length: 8 }, (_, i) => term(`w${i}`, i)))).toBeNull();
+  const N = MAX_CANDIDATE_TERMS;
+  // the words of w{N} down to w{from}, heaviest first
+  const heaviest = (from: number) => Array.from({ length: N + 1 - from }, (_, i) => `w${N - i}`).join(' ');
+
+  it(`scans a query of up to ${N} terms whole`, () => {
+    expect(selectiveText(Array.from({ length: N }, (_, i) => term(`w${i}`, i)))).toBeNull();
   });
 
-  it('takes the words of the 8 heaviest terms, skipping terms no plain word gives', () => {
+  it(`takes the words of the ${N} heaviest terms, skipping terms no plain word gives`, () => {
     const terms = [
-      ...Array.from({ length: 9 }, (_, i) => term(`w${i}`, i + 1)),
-      term('heat-transf', 50, []),
-      term('flow', 20, ['flows', 'flow']),
+      ...Array.from({ length: N + 1 }, (_, i) => term(`w${i}`, i + 1)),
+      term('heat-transf', 1000, []),
+      term('flow', 500, ['flows', 'flow']),
     ];
-    expect(selectiveText(terms)).toBe('flows w8 w7 w6 w5 w4 w3 w2');
+    expect(selectiveText(terms)).toBe(`flows ${heaviest(2)}`);
   });
 
   it('keeps a term no shared chunk holds: it may be in documents only this member reads', () => {
-    const terms = [...Array.from({ length: 9 }, (_, i) => term(`w${i}`, i + 1)), term('tessellate', 99)];
-    expect(selectiveText(terms)).toBe('tessellate w8 w7 w6 w5 w4 w3 w2');
+    const terms = [...Array.from({ length: N + 1 }, (_, i) => term(`w${i}`, i + 1)), term('tessellate', 999)];
+    expect(selectiveText(terms)).toBe(`tessellate ${heaviest(2)}`);
   });
 });
 
