@@ -14,7 +14,6 @@ import { relations, sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
-  check,
   customType,
   index,
   integer,
@@ -27,7 +26,6 @@ import {
   unique,
   uniqueIndex,
   uuid,
-  varchar,
 } from 'drizzle-orm/pg-core';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { newId } from './ids';
