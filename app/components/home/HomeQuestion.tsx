@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { validation } from '../../../common/strings';
 import { useOrg } from '../../api/org';
@@ -6,13 +6,12 @@ import { isFlagOn, useSignedInUser } from '../../auth/session';
 import { NO_ATTACHMENTS } from '../../chat/attachments';
 import { useLlms } from '../../chat/api';
 import { chatQuestionPath, type AskChoices } from '../../chat/question-address';
-import { ALL_SOURCES_SCOPE, type ScopeOptions, type ScopeState } from '../../chat/sources';
+import { useScopeOptions } from '../../chat/scope-options';
+import { ALL_SOURCES_SCOPE, type ScopeState } from '../../chat/sources';
 import { activeExchange, useExchanges } from '../../chat/store';
 import { isBlank } from '../../chat/text';
 import { QuestionInput } from '../../screens/chat/QuestionInput';
 import { chatCopy } from '../../strings';
-import { useApps } from '../apps/apps-api';
-import { enabledApps } from '../apps/apps-view';
 import { notifyFailure } from '../toast';
 
 /**
@@ -23,22 +22,13 @@ export function HomeQuestion() {
   const user = useSignedInUser();
   const org = useOrg();
   const llms = useLlms();
-  const apps = useApps();
   const navigate = useNavigate();
   const busy = activeExchange(useExchanges()) !== undefined;
   const [text, setText] = useState('');
   const [scope, setScope] = useState<ScopeState>(ALL_SOURCES_SCOPE);
   const [llm, setLlm] = useState<string | null>(null);
   const [research, setResearch] = useState(false);
-  // The same sources the chat offers, so what is picked here is what /chat can search.
-  const scopeOptions = useMemo<ScopeOptions>(
-    () => ({
-      apps: enabledApps(apps.data?.apps ?? [], user).map((app) => app.shortname),
-      files: true,
-      answers: isFlagOn(user, 'answers'),
-    }),
-    [apps.data, user],
-  );
+  const scopeOptions = useScopeOptions(user);
 
   const send = () => {
     if (isBlank(text) || busy) return;

@@ -34,9 +34,9 @@ import {
   querySourcesOf,
   scopeRefusal,
   withAppDetails,
-  type ScopeOptions,
   type ScopeState,
 } from '../../chat/sources';
+import { useScopeOptions } from '../../chat/scope-options';
 import {
   activeExchange,
   ask,
@@ -60,9 +60,7 @@ import type { AskChoices } from '../../chat/question-address';
 import { isBlank } from '../../chat/text';
 import { chatLink } from '../../chat/connection';
 import { DEMO_URL } from '../../config';
-import { useApps } from '../../components/apps/apps-api';
 import { uploadFiles } from '../files/api';
-import { enabledApps } from '../../components/apps/apps-view';
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
 import { MessageItem } from './MessageItem';
@@ -127,16 +125,7 @@ export function ChatView(props: ChatViewProps) {
     setText(next);
     setTagged((current) => stillTagged(next, current));
   }, []);
-  const apps = useApps();
-  const scopeOptions = useMemo<ScopeOptions>(
-    () => ({
-      apps: enabledApps(apps.data?.apps ?? [], user).map((app) => app.shortname),
-      // The member's own uploads and the workspace's are always searchable.
-      files: true,
-      answers: isFlagOn(user, 'answers'),
-    }),
-    [apps.data, user],
-  );
+  const scopeOptions = useScopeOptions(user);
   const [scope, setScope] = useState<ScopeState>(props.initialQuestion?.choices?.scope ?? ALL_SOURCES_SCOPE);
   const [specifying, setSpecifying] = useState<string | null>(null);
   const [attachments, setAttachments] = useState<Attachments>(NO_ATTACHMENTS);
