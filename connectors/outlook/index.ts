@@ -34,6 +34,7 @@ import {
   type ConnectorContext,
   type HttpClient,
   type SourceDocument,
+  type SourceFile,
   type SyncBatch,
   type UserPrincipal,
 } from '../sdk';
@@ -300,6 +301,18 @@ async function attachedMailText(ctx: OutlookContext, mailbox: Mailbox, path: str
   }
 }
 
+/** A file attachment as Scout's parsers take it: its name, and the type and size Graph declares when it does. */
+function attachedFile(
+  name: string,
+  attachment: { contentType?: string | null; size?: number | null },
+): SourceFile {
+  return {
+    name,
+    ...(attachment.contentType ? { mimeType: attachment.contentType } : {}),
+    ...(typeof attachment.size === 'number' ? { size: attachment.size } : {}),
+  };
+}
+
 /**
  * An attached item's text when it is a mail (`depth` levels below the message): its subject, header and body, then
  * its own attachments as a message's are written.
@@ -336,21 +349,13 @@ async function nestedAttachmentsOf(
     }
     const bytes = attachment['@odata.type'] === FILE_ATTACHMENT ? attachment.contentBytes : null;
     const text = bytes
-      ? await readAttachment(
-          ctx.files,
-          {
-            name,
-            ...(attachment.contentType ? { mimeType: attachment.contentType } : {}),
-            ...(typeof attachment.size === 'number' ? { size: attachment.size } : {}),
-          },
-          async (limits) => {
-            const content = Buffer.from(bytes, 'base64');
-            // The size Graph declares may understate what it sent; the parsing limit holds either way.
-            if (content.byteLength > limits.maxBodyBytes)
-              throw new ResponseTooLargeError('GET', 'attached item', limits.maxBodyBytes);
-            return content;
-          },
-        )
+      ? await readAttachment(ctx.files, attachedFile(name, attachment), async (limits) => {
+          const content = Buffer.from(bytes, 'base64');
+          // The size Graph declares may understate what it sent; the parsing limit holds either way.
+          if (content.byteLength > limits.maxBodyBytes)
+            throw new ResponseTooLargeError('GET', 'attached item', limits.maxBodyBytes);
+          return content;
+        })
       : null;
     read.push({ name, text });
   }
@@ -389,22 +394,14 @@ async function attachmentsOf(
         }
         const text =
           attachment['@odata.type'] === FILE_ATTACHMENT
-            ? await readAttachment(
-                ctx.files,
-                {
-                  name,
-                  ...(attachment.contentType ? { mimeType: attachment.contentType } : {}),
-                  ...(typeof attachment.size === 'number' ? { size: attachment.size } : {}),
-                },
-                async (limits) => {
-                  return (
-                    await mailbox.api.request(`${at}/$value`, {
-                      ...limits,
-                      headers: { prefer: IMMUTABLE_IDS },
-                    })
-                  ).body;
-                },
-              )
+            ? await readAttachment(ctx.files, attachedFile(name, attachment), async (limits) => {
+                return (
+                  await mailbox.api.request(`${at}/$value`, {
+                    ...limits,
+                    headers: { prefer: IMMUTABLE_IDS },
+                  })
+                ).body;
+              })
             : null;
         attachments.push({ name, text });
       }
