@@ -78,3 +78,40 @@ export function modelDisabledFlag(modelId: string): string {
 export function isModelDisabled(flags: Flags, modelId: string): boolean {
   return flags[modelDisabledFlag(modelId)] === true;
 }
+
+/** A flag this version declares, or the per-model flag of one of `modelIds`. */
+export function isKnownFlag(name: string, modelIds: readonly string[]): boolean {
+  return Object.hasOwn(flagsSchema.shape, name) || modelIds.some((id) => modelDisabledFlag(id) === name);
+}
+
+const SWITCH_WORDS: Record<string, boolean> = { on: true, true: true, off: false, false: false };
+
+/**
+ * Reads operator flag assignments (`multiplayerEnabled=on`, `fileTypeFilterNoticeThreshold=8`,
+ * `disableModel:<id>=on`) into flag values, or answers the first problem. Only declared flags and per-model flags
+ * of `modelIds` are accepted, so a misspelt name is refused rather than stored and ignored.
+ */
+export function parseFlagAssignments(
+  assignments: readonly string[],
+  modelIds: readonly string[],
+): { flags: Record<string, boolean | number> } | { error: string } {
+  const shape = flagsSchema.shape;
+  const flags: Record<string, boolean | number> = {};
+  for (const assignment of assignments) {
+    const at = assignment.lastIndexOf('=');
+    const name = at > 0 ? assignment.slice(0, at) : '';
+    const value = assignment.slice(at + 1).toLowerCase();
+    if (!name) return { error: `'${assignment}' is not name=value` };
+    const numeric = name === 'fileTypeFilterNoticeThreshold';
+    if (!isKnownFlag(name, modelIds)) return { error: `'${name}' is not a flag` };
+    if (numeric) {
+      const parsed = shape.fileTypeFilterNoticeThreshold.safeParse(Number(value));
+      if (value === '' || !parsed.success) return { error: `${name} takes a whole number ≥ 0` };
+      flags[name] = parsed.data;
+    } else {
+      if (!(value in SWITCH_WORDS)) return { error: `${name} takes on or off` };
+      flags[name] = SWITCH_WORDS[value]!;
+    }
+  }
+  return { flags };
+}

@@ -3,7 +3,7 @@ import { loadConfig } from './config';
 import { openStore } from './db/store';
 import { createLogger } from './logger';
 import { registerJobCommands } from './jobs/cli';
-import { registerOrgCommands } from './orgs/cli';
+import { registerFlagCommands, registerOrgCommands } from './orgs/cli';
 import { registerSearchCommands } from './search/cli';
 import { VERSION } from './version';
 
@@ -70,6 +70,7 @@ program
   });
 
 registerOrgCommands(program);
+registerFlagCommands(program);
 registerJobCommands(program);
 registerSearchCommands(program);
 

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { asc, count, eq } from 'drizzle-orm';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseFlags } from '../../common/flags';
 import { Feature, planAllows } from '../../common/plans';
 import { loadConfig } from '../config';
 import { orgs, subscriptions, users } from '../db/schema';
@@ -9,7 +10,7 @@ import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
 import { createLogger } from '../logger';
 import { startServer } from '../serve';
 import { createOrg } from '../testing/fixtures';
-import { DEMO_ADMIN_EMAIL, DEMO_DOMAIN, seedDemoOnFirstStart, seedDemoWorkspace } from './seed';
+import { DEMO_ADMIN_EMAIL, DEMO_DOMAIN, DEMO_FLAGS, seedDemoOnFirstStart, seedDemoWorkspace } from './seed';
 
 const stores: Store[] = [];
 afterEach(async () => {
@@ -56,6 +57,9 @@ describe('the demo workspace', () => {
     const [org, ...others] = await store.db.select().from(orgs);
     expect(others).toEqual([]);
     expect(org).toMatchObject({ domain: DEMO_DOMAIN, name: 'Acme', isWorkspaceSetup: true });
+    // Sharing, the inbox, live topics and public links are on, so a newcomer can try them with a colleague.
+    expect(parseFlags(org?.flags)).toMatchObject(DEMO_FLAGS);
+    expect(org?.publicTopicsEnabled).toBe(true);
     const people = await store.db.select().from(users).orderBy(asc(users.email));
     expect(people.map((p) => [p.email, p.firstName, p.lastName, p.admin, p.status])).toEqual([
       [DEMO_ADMIN_EMAIL, 'Ada', 'Admin', true, 'SIGNED_UP'],

@@ -1,6 +1,7 @@
 // A first start of the embedded default has nobody to sign in as. The demo workspace gives a person trying Scout a
 // set-up org with colleagues to invite, share with and mention, on the plan with every feature, for a month.
 import { count, eq } from 'drizzle-orm';
+import type { FlagsInput } from '../../common/flags';
 import { aclGroupMembers, orgs, subscriptions, users, type NewUser } from '../db/schema';
 import type { Store } from '../db/store';
 import type { Logger } from '../logger';
@@ -10,6 +11,16 @@ import { DEMO_DOCUMENTS, DEMO_GROUPS } from './content';
 export const DEMO_DOMAIN = 'acme.test';
 export const DEMO_ADMIN_EMAIL = `admin@${DEMO_DOMAIN}`;
 const DEMO_TRIAL_DAYS = 30;
+/**
+ * The collaboration features are behind flags that default off (spec §6); the demo is where a newcomer shares a
+ * topic with a colleague, so it has them on. Operators switch them for their own org with `scout flags set`.
+ */
+export const DEMO_FLAGS = {
+  multiplayerEnabled: true,
+  notifications: true,
+  realtimeMultiplayer: true,
+  publicTopics: true,
+} as const satisfies FlagsInput;
 
 export const DEMO_PEOPLE: readonly Pick<NewUser, 'email' | 'firstName' | 'lastName' | 'admin'>[] = [
   { email: DEMO_ADMIN_EMAIL, firstName: 'Ada', lastName: 'Admin', admin: true },
@@ -28,7 +39,14 @@ export async function seedDemoWorkspace(store: Store, now = new Date()): Promise
     if ((existing?.n ?? 0) > 0) return false;
     const [org] = await tx
       .insert(orgs)
-      .values({ domain: DEMO_DOMAIN, name: 'Acme', isWorkspaceSetup: true, firstAdminOnboarded: true })
+      .values({
+        domain: DEMO_DOMAIN,
+        name: 'Acme',
+        isWorkspaceSetup: true,
+        firstAdminOnboarded: true,
+        flags: DEMO_FLAGS,
+        publicTopicsEnabled: true,
+      })
       .returning();
     if (!org) throw new Error('demo org insert returned nothing');
     await tx

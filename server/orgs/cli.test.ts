@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Feature, planAllows } from '../../common/plans';
-import { subscriptions, type Subscription } from '../db/schema';
+import { orgs, subscriptions, type Subscription } from '../db/schema';
 import { openStore } from '../db/store';
 import { createOrg } from '../testing/fixtures';
 
@@ -111,4 +111,36 @@ describe('scout org set-plan', () => {
     const live = (await storedSubscriptions()).filter((s) => s.status !== 'CANCELLED');
     expect(live.map((s) => s.planType)).toEqual(['BUSINESS']);
   }, 120_000);
+});
+
+describe('scout flags', () => {
+  it('sets, lists and unsets flags, and refuses a misspelt flag changing nothing', async () => {
+    const set = await scout(['flags', 'set', 'plan.test', 'multiplayerEnabled=on', 'notifications=on']);
+    expect(set.status, set.stderr).toBe(0);
+    expect(set.stdout).toMatch(/^multiplayerEnabled +true$/m);
+    expect(set.stdout).toMatch(/^notifications +true$/m);
+    expect(set.stdout).toMatch(/^answers +false \(default\)$/m);
+    expect(set.stdout).toMatch(/^fileTypeFilterNoticeThreshold +6 \(default\)$/m);
+
+    const unset = await scout(['flags', 'unset', 'plan.test', 'notifications']);
+    expect(unset.stdout).toMatch(/^notifications +false \(default\)$/m);
+
+    const misspelt = await scout(['flags', 'set', 'plan.test', 'answers=on', 'multiplayer=on']);
+    expect(misspelt.status).toBe(1);
+    expect(misspelt.stderr).toContain("'multiplayer' is not a flag");
+    const unknownUnset = await scout(['flags', 'unset', 'plan.test', 'multiplayerEnabled', 'nope']);
+    expect(unknownUnset.status).toBe(1);
+    expect(unknownUnset.stderr).toContain("'nope' is not a flag");
+
+    const list = await scout(['flags', 'list', 'plan.test']);
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^multiplayerEnabled +true$/m);
+    const store = await openStore({ databaseUrl: null, dataDir });
+    try {
+      const [org] = await store.db.select({ flags: orgs.flags }).from(orgs).where(eq(orgs.id, orgId));
+      expect(org?.flags).toEqual({ multiplayerEnabled: true });
+    } finally {
+      await store.close();
+    }
+  }, 90_000);
 });
