@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'ADMIN_REQUIRED',
   'PLAN_REQUIRED',
+  'FEATURE_DISABLED',
   'NOT_FOUND',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
@@ -42,6 +43,8 @@ export const ERROR_HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   // 402, not 403: the app answers a 403 by refreshing its token and retrying, which cannot buy a plan.
   // 403 as the identity issue asks; the code, not the status, tells the client it is about the plan.
   PLAN_REQUIRED: 403,
+  // A feature flag of the org is off (spec §6): an operator or admin can switch it on; retrying cannot.
+  FEATURE_DISABLED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,

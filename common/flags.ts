@@ -60,6 +60,13 @@ export const flagsSchema = z
   .catchall(z.union([z.boolean(), z.number()]));
 
 export type Flags = z.infer<typeof flagsSchema>;
+/** A declared switch (not a threshold, not a per-model flag): what a route or a screen can be gated on. */
+export type FlagName = Exclude<keyof typeof flagsSchema.shape, 'fileTypeFilterNoticeThreshold'>;
+
+/** The 403 message of a route whose flag is off; the code FEATURE_DISABLED is what clients branch on. */
+export function featureDisabledMessage(flag: FlagName): string {
+  return `This feature is not enabled for this workspace (flag: ${flag}).`;
+}
 export type FlagsInput = z.input<typeof flagsSchema>;
 
 export const DEFAULT_FLAGS: Flags = Object.freeze(flagsSchema.parse({}));

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { LOGIN_TOKENS_STORAGE_KEY, currentUserSchema } from '../../common/api/session';
 import type { CurrentUser } from '../../common/api/session';
-import type { flagsSchema } from '../../common/flags';
+import type { FlagName } from '../../common/flags';
 import { apiRequest, refreshTokensIfDue } from '../api/client';
 import { isUnauthorized } from '../api/errors';
 import { clearTokens, notifyTokensChanged, readTokens, useTokens } from './tokens';
@@ -100,9 +100,6 @@ export function useSignedInUser(): CurrentUser {
   if (!data) throw new Error('useSignedInUser() used outside RequireSignedIn');
   return data;
 }
-
-/** The flags common/flags.ts declares, so a misspelt flag name fails the type check. */
-export type FlagName = keyof typeof flagsSchema.shape;
 
 /** A flag counts as on only when it is literally true; numeric flags are thresholds, not switches. */
 export function isFlagOn(user: CurrentUser, flag: FlagName): boolean {

@@ -10,6 +10,7 @@ let memberToken: string;
 let teamAdminToken: string;
 let teamApiKey: string;
 let enterpriseApiKey: string;
+let enterpriseAdminToken: string;
 
 beforeAll(async () => {
   server = await createTestServer();
@@ -17,7 +18,12 @@ beforeAll(async () => {
   const team = await createOrg(server.store.db, { domain: 'small.test', plan: 'TEAM' });
   const member = await createUser(server.store.db, enterprise, { email: 'member@big.test' });
   const teamAdmin = await createUser(server.store.db, team, { email: 'admin@small.test', admin: true });
+  const enterpriseAdmin = await createUser(server.store.db, enterprise, {
+    email: 'admin@big.test',
+    admin: true,
+  });
   memberToken = (await loginTokensFor(server.ctx, member)).id_token;
+  enterpriseAdminToken = (await loginTokensFor(server.ctx, enterpriseAdmin)).id_token;
   teamAdminToken = (await loginTokensFor(server.ctx, teamAdmin)).id_token;
   teamApiKey = (await createApiKey(server.store.db, { orgId: team.id, name: 'team' })).key;
   enterpriseApiKey = (await createApiKey(server.store.db, { orgId: enterprise.id, name: 'big' })).key;
@@ -66,6 +72,20 @@ describe('route access (walks every API route, so a new route without a guard fa
       expect(res.json()).toMatchObject({
         code: 'PLAN_REQUIRED',
         message: expect.stringContaining(route.feature),
+      });
+    }
+  });
+
+  it('refuses every flag-gated route while its flags are off, naming the flag', async () => {
+    // The ENTERPRISE org passes every plan gate and has no flag on (all default off).
+    const gated = listApiRoutes(server.app).filter((route) => route.flags.length > 0);
+    expect(gated.length).toBeGreaterThan(0);
+    for (const route of gated) {
+      const res = await call(route, route.access === 'apiKey' ? enterpriseApiKey : enterpriseAdminToken);
+      expect(res.statusCode, `${route.method} ${route.url}`).toBe(403);
+      expect(res.json()).toMatchObject({
+        code: 'FEATURE_DISABLED',
+        message: expect.stringContaining(route.flags[0]!),
       });
     }
   });

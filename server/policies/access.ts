@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { featureDisabledMessage, parseFlags, type FlagName } from '../../common/flags';
 import { planAllows, requiredPlan, type Feature } from '../../common/plans';
 import { authenticateApiKey } from '../auth/api-keys';
 import { authenticate } from '../auth/guard';
 import type { Viewer } from '../context';
+import { orgs } from '../db/schema';
 import type { Db } from '../db/store';
 import { orgSubscriptions } from '../orgs/load';
 import { forbidden, unauthorized } from '../errors';
@@ -22,6 +25,8 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** The plan feature this route needs (spec shell-and-account §5); checked after the role. */
     feature?: Feature;
+    /** Feature flags of the org that must all be on (spec §6); checked after the plan. */
+    flags?: readonly FlagName[];
   }
 }
 
@@ -42,6 +47,14 @@ export async function requireFeature(
   if (!planAllows(subs, feature, now)) throw forbidden(planRequiredMessage(feature), 'PLAN_REQUIRED');
 }
 
+/** Throws 403 FEATURE_DISABLED unless every one of `flags` is on for the org. */
+export async function requireFlags(db: Db, orgId: string, flags: readonly FlagName[]): Promise<void> {
+  const [org] = await db.select({ flags: orgs.flags }).from(orgs).where(eq(orgs.id, orgId)).limit(1);
+  const effective = parseFlags(org?.flags);
+  const off = flags.find((flag) => effective[flag] !== true);
+  if (off) throw forbidden(featureDisabledMessage(off), 'FEATURE_DISABLED');
+}
+
 export function requireAdmin(viewer: Viewer): void {
   if (!viewer.admin) throw forbidden(ADMIN_REQUIRED_MESSAGE, 'ADMIN_REQUIRED');
 }
@@ -57,6 +70,7 @@ export type ApiRoute = {
   url: string;
   access: RouteAccess;
   feature: Feature | undefined;
+  flags: readonly FlagName[];
   /** The route's zod schemas (body, querystring, params), which the fuzzer generates requests from. */
   schema: RouteOptions['schema'];
 };
@@ -82,21 +96,31 @@ export function registerAccessPolicy(app: FastifyInstance): void {
     }
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD')
-        routes.push({ method, url: route.url, access, feature: route.config?.feature, schema: route.schema });
+        routes.push({
+          method,
+          url: route.url,
+          access,
+          feature: route.config?.feature,
+          flags: route.config?.flags ?? [],
+          schema: route.schema,
+        });
     }
   });
 
   // onRequest, before the body is read: a caller without a valid token learns nothing about the payload's shape.
   app.addHook('onRequest', async (request) => {
-    const { access, feature } = request.routeOptions.config;
+    const { access, feature, flags } = request.routeOptions.config;
     if (!access || access === 'public') return;
+    const { db } = request.server.ctx.store;
+    let orgId: string;
     if (access === 'apiKey') {
-      const caller = await authenticateApiKey(request);
-      if (feature) await requireFeature(request.server.ctx.store.db, caller.orgId, feature);
-      return;
+      orgId = (await authenticateApiKey(request)).orgId;
+    } else {
+      const viewer = await authenticate(request);
+      if (access === 'admin') requireAdmin(viewer);
+      orgId = viewer.orgId;
     }
-    const viewer = await authenticate(request);
-    if (access === 'admin') requireAdmin(viewer);
-    if (feature) await requireFeature(request.server.ctx.store.db, viewer.orgId, feature);
+    if (feature) await requireFeature(db, orgId, feature);
+    if (flags?.length) await requireFlags(db, orgId, flags);
   });
 }

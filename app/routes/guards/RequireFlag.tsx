@@ -1,6 +1,6 @@
 import { Navigate, Outlet } from 'react-router';
 import { isFlagOn, useSignedInUser } from '../../auth/session';
-import type { FlagName } from '../../auth/session';
+import type { FlagName } from '../../../common/flags';
 
 interface RequireFlagProps {
   flag: FlagName;

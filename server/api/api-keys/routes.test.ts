@@ -4,9 +4,9 @@ import {
   API_KEY_NAME_MESSAGE,
   API_KEY_NAME_TAKEN_MESSAGE,
   API_KEY_NOT_FOUND_MESSAGE,
-  API_KEYS_DISABLED_MESSAGE,
   type ApiKey,
 } from '../../../common/api/api-keys';
+import { featureDisabledMessage } from '../../../common/flags';
 import { apiKeys, type Org, type User } from '../../db/schema';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { listenTestServer, type ApiCall, type TestServer } from '../../testing/server';
@@ -171,7 +171,7 @@ describe('API keys', () => {
     ]) {
       expect(res).toMatchObject({
         status: 403,
-        body: { code: 'FORBIDDEN', message: API_KEYS_DISABLED_MESSAGE },
+        body: { code: 'FEATURE_DISABLED', message: featureDisabledMessage('apiKeysEnabled') },
       });
     }
     const rows = await server.store.db

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   API_KEY_NOT_FOUND_MESSAGE,
-  API_KEYS_DISABLED_MESSAGE,
   apiKeyCreateRequestSchema,
   apiKeyCreateResponseSchema,
   apiKeyParamsSchema,
@@ -10,11 +8,9 @@ import {
   apiKeysResponseSchema,
   type ApiKey,
 } from '../../../common/api/api-keys';
-import { parseFlags } from '../../../common/flags';
 import { Feature } from '../../../common/plans';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyListing } from '../../auth/api-keys';
-import { orgs } from '../../db/schema';
-import { forbidden, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { viewerOf } from '../../policies/access';
 import { memberNameOf } from '../../presenters/member';
 
@@ -36,16 +32,7 @@ function presentApiKey({ key, creator }: ApiKeyListing): ApiKey {
  */
 export const apiKeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const db = () => app.ctx.store.db;
-  const config = { access: 'admin', feature: Feature.apiAccess } as const;
-
-  // Scoped to this plugin, so it runs after the access hook has resolved the admin and checked the plan.
-  app.addHook('onRequest', async (request) => {
-    const [org] = await db()
-      .select({ flags: orgs.flags })
-      .from(orgs)
-      .where(eq(orgs.id, viewerOf(request).orgId));
-    if (!parseFlags(org?.flags).apiKeysEnabled) throw forbidden(API_KEYS_DISABLED_MESSAGE);
-  });
+  const config = { access: 'admin', feature: Feature.apiAccess, flags: ['apiKeysEnabled'] } as const;
 
   app.get('/api-keys', { config, schema: { response: { 200: apiKeysResponseSchema } } }, async (request) => {
     const rows = await listApiKeys(db(), viewerOf(request).orgId);
