@@ -1,5 +1,6 @@
 // Labels of the app's own screens that the spec describes without quoting ("ours"). The quoted strings live in
 // common/strings.ts and are used from there; nothing here repeats one of them.
+import type { AdminFlag } from '../common/flags';
 
 export const loginCopy = {
   SIGNING_IN: 'Signing you in...',
@@ -162,6 +163,67 @@ export const mySettingsCopy = {
   SAVE: 'Save',
   SAVED: 'Profile saved.',
 } as const;
+
+/** The admin's General settings (/admin/appearance): the workspace's name and logo, and its feature switches. */
+export const workspaceSettingsCopy = {
+  TITLE: 'Workspace settings',
+  WORKSPACE: 'Workspace',
+  COMPANY_NAME: 'Company name',
+  LOGO: 'Logo',
+  LOGO_HINT: 'A square PNG, JPEG or WebP image, up to 5 MB.',
+  UPLOAD_LOGO: 'Upload logo',
+  REMOVE_LOGO: 'Remove logo',
+  SAVE: 'Save',
+  SAVED: 'Workspace settings saved.',
+  FEATURES: 'Features',
+  FEATURES_HINT: 'Switch features on or off for everyone in the workspace. Changes apply at once.',
+  SHARING: 'Sharing and invitations',
+  PUBLIC_TOPICS: 'Public links',
+  PUBLIC_TOPICS_HINT: 'Members may share a topic with anyone who has its link, signed in or not.',
+  AUTO_INVITE: 'Invite colleagues automatically',
+  AUTO_INVITE_HINT:
+    'People who sign in with an address at your domain join the workspace without an invitation.',
+  switched: (label: string, on: boolean) => `${label} ${on ? 'switched on' : 'switched off'}.`,
+} as const;
+
+/** Each switch an admin has (common/flags.ts ADMIN_FLAGS): what it is called and what it does. */
+export const ADMIN_FLAG_COPY: Record<AdminFlag, { label: string; hint: string }> = {
+  multiplayerEnabled: {
+    label: 'Shared topics',
+    hint: 'Tag colleagues in a topic and share it with them; shows Shared with me.',
+  },
+  notifications: { label: 'Inbox', hint: 'Notifications when someone tags you or adds you to a topic.' },
+  realtimeMultiplayer: {
+    label: 'Live shared topics',
+    hint: 'Everyone in a shared topic sees new questions and answers as they arrive.',
+  },
+  answers: { label: 'Verified answers', hint: 'Answers your team has checked, searched and cited first.' },
+  deepresearch: { label: 'Research', hint: 'Longer answers that search several times before they reply.' },
+  apiKeysEnabled: { label: 'API keys', hint: 'Keys for programs that push documents to Scout.' },
+  inAppTour: { label: 'Guided tour', hint: 'A short tour of the chat screen for new members.' },
+  hideRelatedSearches: { label: 'Hide related searches', hint: 'No follow-up suggestions under answers.' },
+  aiOnlyDisabled: {
+    label: 'Turn off AI only',
+    hint: 'Every answer searches your apps; no model-only answers.',
+  },
+  chatReconnect: {
+    label: 'Resume dropped answers',
+    hint: 'An answer whose connection dropped picks up where it stopped.',
+  },
+  reconnectAppsCard: {
+    label: 'Reconnect reminders',
+    hint: 'A homepage card when an app of yours needs reconnecting.',
+  },
+  homepageConfiguration: {
+    label: 'Homepage shortcuts',
+    hint: 'Round buttons on the homepage to these settings or your own.',
+  },
+  appSpecificFiltersEnabled: {
+    label: 'Specify sources',
+    hint: 'Narrow a question to chosen Confluence spaces, Drive folders, Notion pages or Slack channels.',
+  },
+  debugLogs: { label: 'Answer debug logs', hint: 'Admins see how each answer was searched and built.' },
+};
 
 /** The chat screens (asking-questions §2–§4): labels the spec names without quoting. */
 export const chatCopy = {

@@ -63,6 +63,30 @@ export type Flags = z.infer<typeof flagsSchema>;
 /** A declared switch (not a threshold, not a per-model flag): what a route or a screen can be gated on. */
 export type FlagName = Exclude<keyof typeof flagsSchema.shape, 'fileTypeFilterNoticeThreshold'>;
 
+/**
+ * The flags a workspace admin switches from the admin settings (`PATCH /orgs/flags`): features of the workspace.
+ * The rest belong to the operator of the install (`scout flags`): announcements (outageBanner), promotion (earn500,
+ * scheduleDemoLink), the setup path, analytics wiring, per-model switches, and publicTopics, the install-wide gate
+ * under which an admin may then allow public links with the org's own publicTopicsEnabled setting (spec §4.6).
+ */
+export const ADMIN_FLAGS = [
+  'multiplayerEnabled',
+  'notifications',
+  'realtimeMultiplayer',
+  'answers',
+  'deepresearch',
+  'apiKeysEnabled',
+  'inAppTour',
+  'hideRelatedSearches',
+  'aiOnlyDisabled',
+  'chatReconnect',
+  'reconnectAppsCard',
+  'homepageConfiguration',
+  'appSpecificFiltersEnabled',
+  'debugLogs',
+] as const satisfies readonly FlagName[];
+export type AdminFlag = (typeof ADMIN_FLAGS)[number];
+
 /** The 403 message of a route whose flag is off; the code FEATURE_DISABLED is what clients branch on. */
 export function featureDisabledMessage(flag: FlagName): string {
   return `This feature is not enabled for this workspace (flag: ${flag}).`;

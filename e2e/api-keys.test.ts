@@ -1,6 +1,6 @@
 // API keys (spec shell-and-account /admin/api-keys) in a real browser against the real server: an admin creates a
 // key, copies it with the copy button, and a custom-api push with the copied key succeeds; after the admin revokes
-// the key on the same screen, the same push is refused.
+// the key on the same screen, the same push is refused. And the workspace settings that switch API keys on.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,7 @@ import type { LoginTokens } from '../common/api/session';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer, type TestServer } from '../server/testing/server';
 import { withSignedInPage } from './browser';
-import { apiKeysCopy } from '../app/strings';
+import { ADMIN_FLAG_COPY, apiKeysCopy, sidebarCopy, workspaceSettingsCopy } from '../app/strings';
 
 const WAIT_MS = 20_000;
 const SCREENSHOTS = path.join(process.cwd(), 'test-results', 'screens');
@@ -119,6 +119,49 @@ describe('API keys screen', () => {
         await page.getByTestId('api-keys-empty').waitFor({ timeout: WAIT_MS });
 
         expect(await push(copied)).toBe(401);
+      });
+    },
+  );
+});
+
+describe('workspace settings', () => {
+  it(
+    'renames the workspace and switches API keys on, and the shell follows without a reload',
+    { timeout: 120_000 },
+    async () => {
+      const org = await createOrg(server.store.db, {
+        domain: 'switch-e2e.test',
+        plan: 'ENTERPRISE',
+        name: 'Old',
+      });
+      const admin = await createUser(server.store.db, org, { email: 'sam@switch-e2e.test', admin: true });
+      await withSignedInPage(await loginTokensFor(server.ctx, admin), async (page) => {
+        await page.goto(`${baseUrl}/admin/appearance`);
+        const apiKeysSwitch = page.getByTestId('switch-apiKeysEnabled');
+        await apiKeysSwitch.waitFor({ timeout: WAIT_MS });
+        expect(await apiKeysSwitch.isChecked()).toBe(false);
+        await page.getByTestId('sidebar-settings').click();
+        await page.getByTestId('settings-panel').waitFor();
+        expect(await page.getByTestId('settings-panel').innerText()).not.toContain(sidebarCopy.API_KEYS);
+        await page.keyboard.press('Escape');
+
+        await page.getByTestId('company-name').fill('Switchboard');
+        await page.getByRole('button', { name: workspaceSettingsCopy.SAVE }).click();
+        await expect
+          .poll(() => page.getByTestId('workspace-name').innerText(), { timeout: WAIT_MS })
+          .toBe('Switchboard');
+
+        await page.getByRole('switch', { name: ADMIN_FLAG_COPY.apiKeysEnabled.label }).click();
+        await page
+          .getByText(workspaceSettingsCopy.switched(ADMIN_FLAG_COPY.apiKeysEnabled.label, true))
+          .waitFor({ timeout: WAIT_MS });
+        await page.getByTestId('sidebar-settings').click();
+        await page.getByTestId('settings-panel').getByText(sidebarCopy.API_KEYS).click();
+        await page.getByTestId('api-keys-empty').waitFor({ timeout: WAIT_MS });
+
+        await page.goto(`${baseUrl}/admin/appearance`);
+        await apiKeysSwitch.waitFor({ timeout: WAIT_MS });
+        expect(await apiKeysSwitch.isChecked()).toBe(true);
       });
     },
   );

@@ -1,6 +1,7 @@
 // The organisation as members and admins see it, and the admin's settings calls (spec shell-and-account §3 Org,
 // Subscription, Allowed domain; §7.3 PATCH /orgs and GET /_fetchData/{org|allowed_domains}).
 import { z } from 'zod';
+import { ADMIN_FLAGS, flagsSchema, type AdminFlag } from '../flags';
 import { BOOKMARK_LINK_MAX_CHARS, DEFAULT_BACKGROUND_COLOR, LOGO_MAX_BYTES } from '../limits';
 import { bookmarkListSchema, bookmarkSchema } from './bookmarks';
 import { Feature, PlanType, SubscriptionStatus } from '../plans';
@@ -74,6 +75,8 @@ export const orgUpdateRequestSchema = z
     auto_invite_members: z.boolean(),
     /** The browser extension replaces the new-tab page for everyone. */
     override_new_tab_page: z.boolean(),
+    /** Topics may be shared by public link (spec §4.6; offered only while the publicTopics flag is also on). */
+    public_topics_enabled: z.boolean(),
   })
   .partial()
   .strict();
@@ -178,3 +181,17 @@ export type AllowedDomain = z.infer<typeof allowedDomainSchema>;
 /** `GET /_fetchData/allowed_domains` (admins, ENTERPRISE: feature multipleDomains). */
 export const allowedDomainsResponseSchema = z.object({ allowed_domains: z.array(allowedDomainSchema) });
 export type AllowedDomainsResponse = z.infer<typeof allowedDomainsResponseSchema>;
+
+/** `PATCH /orgs/flags` (admins): switches the admin's flags (ADMIN_FLAGS); the others are the operator's. */
+export const orgFlagsUpdateRequestSchema = z
+  .object({
+    flags: z
+      .object(
+        Object.fromEntries(ADMIN_FLAGS.map((flag) => [flag, z.boolean()])) as Record<AdminFlag, z.ZodBoolean>,
+      )
+      .partial()
+      .strict(),
+  })
+  .strict();
+export type OrgFlagsUpdateRequest = z.infer<typeof orgFlagsUpdateRequestSchema>;
+export const orgFlagsResponseSchema = z.object({ flags: flagsSchema });

@@ -1,6 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
-import { LOGO_MIME_TYPES, imageMessages, type OrgUpdateRequest } from '../../common/api/orgs';
+import {
+  LOGO_MIME_TYPES,
+  imageMessages,
+  type OrgFlagsUpdateRequest,
+  type OrgUpdateRequest,
+} from '../../common/api/orgs';
+import { parseFlags, type Flags } from '../../common/flags';
 import { LOGO_MAX_BYTES } from '../../common/limits';
 import { validation } from '../../common/strings';
 import { orgs } from '../db/schema';
@@ -50,6 +56,7 @@ export async function updateOrgSettings(db: Db, orgId: string, body: OrgUpdateRe
     set.isWorkspaceSetup = true;
   }
   if (body.homepage_links !== undefined) set.homepageLinks = body.homepage_links;
+  if (body.public_topics_enabled !== undefined) set.publicTopicsEnabled = body.public_topics_enabled;
   const preferences = Object.fromEntries(
     PREFERENCE_KEYS.filter((key) => body[key] !== undefined).map((key) => [key, body[key]]),
   );
@@ -59,4 +66,14 @@ export async function updateOrgSettings(db: Db, orgId: string, body: OrgUpdateRe
   }
   if (Object.keys(set).length === 0) return;
   await db.update(orgs).set(set).where(eq(orgs.id, orgId));
+}
+
+/** Switches an admin's flags and answers the org's flags in force. Merged in the statement, as preferences are. */
+export async function updateOrgFlags(db: Db, orgId: string, body: OrgFlagsUpdateRequest): Promise<Flags> {
+  const [org] = await db
+    .update(orgs)
+    .set({ flags: sql`${orgs.flags} || ${JSON.stringify(body.flags)}::jsonb` })
+    .where(eq(orgs.id, orgId))
+    .returning({ flags: orgs.flags });
+  return parseFlags(org?.flags);
 }

@@ -137,3 +137,68 @@ describe('PATCH /orgs', () => {
     expect((await storedOrg()).name).toBe(before.name);
   });
 });
+
+describe('PATCH /orgs/flags', () => {
+  const patchFlags = (token: string, payload: object) =>
+    server.app.inject({
+      method: 'PATCH',
+      url: '/api/v1/orgs/flags',
+      headers: { authorization: `Bearer ${token}` },
+      payload,
+    });
+
+  it("switches the admin's flags, keeping the others, and the gated routes follow at once", async () => {
+    await server.store.db
+      .update(orgs)
+      .set({ flags: { outageBanner: true } })
+      .where(eq(orgs.id, org.id));
+    const keysUrl = {
+      method: 'GET' as const,
+      url: '/api/v1/api-keys',
+      headers: { authorization: `Bearer ${adminToken}` },
+    };
+    expect((await server.app.inject(keysUrl)).json().code).toBe('FEATURE_DISABLED');
+
+    const res = await patchFlags(adminToken, { flags: { apiKeysEnabled: true, multiplayerEnabled: true } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().flags).toMatchObject({
+      apiKeysEnabled: true,
+      multiplayerEnabled: true,
+      notifications: false,
+    });
+    const off = await patchFlags(adminToken, { flags: { multiplayerEnabled: false } });
+    expect(off.json().flags).toMatchObject({ apiKeysEnabled: true, multiplayerEnabled: false });
+    expect((await storedOrg()).flags).toEqual({
+      outageBanner: true,
+      apiKeysEnabled: true,
+      multiplayerEnabled: false,
+    });
+    // PLAN_REQUIRED now, not FEATURE_DISABLED: the flag gate opened and the plan gate is next.
+    expect((await server.app.inject(keysUrl)).json().code).not.toBe('FEATURE_DISABLED');
+  });
+
+  it("refuses the operator's flags, unknown names, non-booleans and members, changing nothing", async () => {
+    const before = (await storedOrg()).flags;
+    for (const payload of [
+      { flags: { outageBanner: false } },
+      { flags: { publicTopics: true } },
+      { flags: { nope: true } },
+      { flags: { answers: 'yes' } },
+      { flags: { answers: true }, extra: 1 },
+      {},
+    ]) {
+      const res = await patchFlags(adminToken, payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_FAILED');
+    }
+    const member = await patchFlags(memberToken, { flags: { answers: true } });
+    expect(member.json().code).toBe('ADMIN_REQUIRED');
+    expect((await storedOrg()).flags).toEqual(before);
+  });
+
+  it('lets an admin allow public links with the org setting', async () => {
+    const res = await patch(adminToken, { public_topics_enabled: true });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await storedOrg()).publicTopicsEnabled).toBe(true);
+  });
+});
