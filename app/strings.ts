@@ -553,3 +553,29 @@ export const apiKeysCopy = {
   planNeeded: (plan: string) =>
     `API keys need the ${plan} plan. Contact sales to enable API access for your workspace.`,
 } as const;
+
+/** The document preview opened from a reference (spec shell-and-account §7.4). */
+export const previewCopy = {
+  /** Where the answer quoted the document. */
+  CITED_PASSAGE: 'Cited passage',
+  /** The document's text around that passage. */
+  IN_THE_DOCUMENT: 'In the document',
+  /** The viewer may no longer read it, or it is gone: only what the answer cited is left to show. */
+  UNAVAILABLE: 'The rest of this document is not available to you.',
+  openIn: (app: string) => `Open in ${app}`,
+} as const;
+
+/** The public topic page (spec shell-and-account §2.6) around the spec's Sign Up and Start a chat buttons. */
+export const publicTopicCopy = {
+  PROMO_HEADING: 'Get answers like these from your own work apps',
+  PROMO_TEXT: 'Scout searches the apps your team already uses and answers with references you can check.',
+  CUSTOMERS_LABEL: 'Built for teams like',
+  /** Neutral text marks standing in for customer logos (spec §9: 5); no third-party trademarks. */
+  CUSTOMER_MARKS: ['Acme Co.', 'Bluebird', 'Cedar Labs', 'Delta Works', 'Evergreen'],
+  APPS_LABEL: 'Connects to',
+  NOT_FOUND_HEADING: 'This topic is not available',
+  NOT_FOUND_TEXT: 'It may have been deleted, or its owner may have stopped sharing it publicly.',
+  /** Labels read by assistive technology. */
+  MESSAGES_LABEL: 'Messages',
+  LOADING: 'Loading the topic',
+} as const;
