@@ -1,6 +1,7 @@
 import { AppShell } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { SetupDialog } from './SetupDialog';
+import { OutageBanner } from './banners/OutageBanner';
 import { Sidebar } from './Sidebar';
 
 /** The frame of every signed-in screen: sidebar on the left, the route's screen beside it. */
@@ -11,6 +12,7 @@ export function MainShell() {
         <Sidebar />
       </AppShell.Navbar>
       <AppShell.Main>
+        <OutageBanner />
         <Outlet />
       </AppShell.Main>
       <SetupDialog />
