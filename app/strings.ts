@@ -579,3 +579,25 @@ export const publicTopicCopy = {
   MESSAGES_LABEL: 'Messages',
   LOADING: 'Loading the topic',
 } as const;
+
+/** The guided onboarding tour (spec shell-and-account §4.5), one popover per step. */
+export const tourCopy = {
+  steps: {
+    connectApps: {
+      title: 'Connect your apps',
+      text: 'Scout answers from the apps you connect. Add the tools your team works in here.',
+    },
+    queryCards: {
+      title: 'Start from a suggestion',
+      text: 'Recommended questions and workflows to try, one click away.',
+    },
+    questionInput: {
+      title: 'Ask anything',
+      text: 'Type a question about your work. Answers come with references you can check.',
+    },
+  },
+  NEXT: 'Next',
+  DONE: 'Done',
+  SKIP: 'Skip tour',
+  stepOf: (n: number, total: number) => `${n} of ${total}`,
+} as const;

@@ -8,7 +8,9 @@ import type { Reference } from '../common/api/messages';
 import type { LoginTokens } from '../common/api/session';
 import { chat as chatStrings, shell } from '../common/strings';
 import { formatTopicTimestamp } from '../app/screens/public/timestamp';
-import { previewCopy, publicTopicCopy } from '../app/strings';
+import { previewCopy, publicTopicCopy, tourCopy } from '../app/strings';
+import { ONBOARDING_TOUR, tourDoneKey } from '../app/components/tour/tour';
+import type { CurrentUser } from '../common/api/session';
 import { messages, orgs, type Topic, type User } from '../server/db/schema';
 import { upsertDocuments } from '../server/search';
 import { createExchange, createTopic } from '../server/testing/chat-fixtures';
@@ -25,6 +27,8 @@ let baseUrl: string;
 let owen: User;
 let ownerTokens: LoginTokens;
 let outsiderTokens: LoginTokens;
+let touristTokens: LoginTokens;
+let skipperTokens: LoginTokens;
 let topic: Topic;
 let privateTopic: Topic;
 /** The answer deep in the topic that /topic/{id}/{msgId} focuses. */
@@ -56,6 +60,10 @@ beforeAll(async () => {
     scout.ctx,
     await createUser(db, elsewhere, { email: 'olga@elsewhere.test', firstName: 'Olga' }),
   );
+
+  const tourOrg = await createOrg(db, { domain: 'tour.test', flags: { inAppTour: true } });
+  touristTokens = await loginTokensFor(scout.ctx, await createUser(db, tourOrg, { email: 'tia@tour.test' }));
+  skipperTokens = await loginTokensFor(scout.ctx, await createUser(db, tourOrg, { email: 'sam@tour.test' }));
 
   const [travel, expenses, salaries] = (
     await upsertDocuments(db, org.id, [
@@ -301,6 +309,45 @@ describe('the offline banner', () => {
       await page.getByTestId('offline-banner').getByText(shell.OFFLINE).waitFor({ timeout: WAIT_MS });
       await context.setOffline(false);
       await page.getByTestId('offline-banner').waitFor({ state: 'detached', timeout: WAIT_MS });
+    });
+  });
+});
+
+describe('the guided tour', () => {
+  const userOf = async (tokens: LoginTokens) => {
+    const res = await fetch(`${baseUrl}/api/v1/_fetchData/user`, {
+      headers: { authorization: `Bearer ${tokens.id_token}` },
+    });
+    return (await res.json()) as CurrentUser;
+  };
+  const toursOf = async (tokens: LoginTokens) => (await userOf(tokens)).toursProgress;
+
+  it('points at the connect-apps button, the query cards and the question box in turn, then records it', async () => {
+    await withPage(touristTokens, async (page) => {
+      await page.goto(`${baseUrl}/`);
+      const step = page.getByTestId('tour-step');
+      await step.getByText(tourCopy.steps.connectApps.title).waitFor({ timeout: WAIT_MS });
+      expect(await step.getAttribute('data-step')).toBe('connectApps');
+      await step.getByRole('button', { name: tourCopy.NEXT }).click();
+      await step.getByText(tourCopy.steps.queryCards.title).waitFor();
+      await step.getByRole('button', { name: tourCopy.NEXT }).click();
+      await step.getByText(tourCopy.steps.questionInput.title).waitFor();
+      await step.getByRole('button', { name: tourCopy.DONE }).click();
+      await step.waitFor({ state: 'detached' });
+      await expect.poll(() => toursOf(touristTokens)).toEqual({ [ONBOARDING_TOUR]: 'finished' });
+      // remembered in this browser too
+      const key = tourDoneKey((await userOf(touristTokens)).userId);
+      expect(await page.evaluate((name) => localStorage.getItem(name), key)).toBe('1');
+    });
+  });
+
+  it('records a skip', async () => {
+    await withPage(skipperTokens, async (page) => {
+      await page.goto(`${baseUrl}/`);
+      const step = page.getByTestId('tour-step');
+      await step.getByRole('button', { name: tourCopy.SKIP }).click({ timeout: WAIT_MS });
+      await step.waitFor({ state: 'detached' });
+      await expect.poll(() => toursOf(skipperTokens)).toEqual({ [ONBOARDING_TOUR]: 'skipped' });
     });
   });
 });

@@ -2,6 +2,7 @@ import { AppShell } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { SetupDialog } from './SetupDialog';
 import { OutageBanner } from './banners/OutageBanner';
+import { OnboardingTour } from './tour/OnboardingTour';
 import { Sidebar } from './Sidebar';
 
 /** The frame of every signed-in screen: sidebar on the left, the route's screen beside it. */
@@ -16,6 +17,7 @@ export function MainShell() {
         <Outlet />
       </AppShell.Main>
       <SetupDialog />
+      <OnboardingTour />
     </AppShell>
   );
 }
