@@ -48,12 +48,12 @@ import { answerClipboardText } from '../../chat/copy';
 import { debugRows, formatDuration } from '../../chat/debug';
 import { referenceVotesUpdate, type ReferenceVotes } from '../../chat/feedback';
 import { truncate } from '../../chat/text';
+import { ReferencePreviewProvider } from '../../components/preview/ReferencePreview';
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
 import { isPastAgeWarning } from '../files/checks';
 import { AnswerMarkdown } from './AnswerMarkdown';
 import { FeedbackModal } from './FeedbackModal';
-import { ReferencePreviewProvider } from '../../components/preview/ReferencePreview';
 import { References, sourceLabel } from './References';
 import classes from './chat.module.css';
 
