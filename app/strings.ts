@@ -558,6 +558,8 @@ export const apiKeysCopy = {
 export const previewCopy = {
   /** Where the answer quoted the document. */
   CITED_PASSAGE: 'Cited passage',
+  /** Where a search result matched. */
+  MATCHING_PASSAGE: 'Matching passage',
   /** The document's text around that passage. */
   IN_THE_DOCUMENT: 'In the document',
   /** The viewer may no longer read it, or it is gone: only what the answer cited is left to show. */

@@ -1,14 +1,27 @@
 import { Blockquote, Button, Drawer, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
-import type { Reference } from '../../../common/api/messages';
 import { isOpenableDocumentUrl } from '../../../common/document-url';
 import { previewCopy } from '../../strings';
 import { AppIcon } from '../apps/AppIcon';
 import { useDocumentPreview } from './preview-query';
 
+/** A document as the panel shows it, from an answer's reference or a search result. */
+export type PreviewDocument = {
+  objectId: string;
+  title: string;
+  source: string;
+  url: string | null;
+  author: string | null;
+  /** The passage that led here: the text an answer cited, or a search result's snippet. */
+  passage: string;
+  passageKind: 'cited' | 'match';
+  /** What the document's text is centred on: the search typed, else the passage itself. */
+  centreOn?: string;
+};
+
 type Props = {
-  /** The reference being previewed; null when the panel is closed. */
-  reference: Reference | null;
+  /** The document being previewed; null when the panel is closed. */
+  document: PreviewDocument | null;
   /** The name its source app is shown with. */
   sourceName: string;
   /** Whether the viewer may ask the server for the document's text (signed in, and the topic is of their org). */
@@ -17,36 +30,36 @@ type Props = {
 };
 
 /**
- * A referenced document in a side panel (spec §7.4 preview) instead of a link: its title, its source, the passage
- * the answer cited and, for a signed-in reader, the document's text around it. 'Open in <app>' only when the
- * document has an address a browser can open (common/document-url.ts): the demo's documents have none.
+ * A document in a side panel (spec §7.4 preview) instead of a link: its title, its source, the passage that led
+ * here and, for a signed-in reader, the document's text around it. 'Open in <app>' only when the document has an
+ * address a browser can open (common/document-url.ts): the demo's documents have none.
  */
-export function PreviewPanel({ reference, sourceName, withDocumentText, onClose }: Props) {
+export function PreviewPanel({ document, sourceName, withDocumentText, onClose }: Props) {
   const preview = useDocumentPreview(
-    withDocumentText ? (reference?.id ?? null) : null,
-    reference?.snippet ?? '',
+    withDocumentText ? (document?.objectId ?? null) : null,
+    document?.centreOn ?? document?.passage ?? '',
   );
-  const url = isOpenableDocumentUrl(reference?.url) ? reference?.url : null;
+  const url = isOpenableDocumentUrl(document?.url) ? document?.url : null;
   return (
     <Drawer
-      opened={reference !== null}
+      opened={document !== null}
       onClose={onClose}
       position="right"
       size="lg"
       title={
         <Text fw={600} lineClamp={2} data-testid="preview-title">
-          {reference?.title}
+          {document?.title}
         </Text>
       }
       data-testid="preview-panel"
     >
-      {reference && (
+      {document && (
         <Stack gap="md">
           <Group justify="space-between" wrap="nowrap">
             <Group gap={8} wrap="nowrap" miw={0}>
               <AppIcon name={sourceName} size={24} />
               <Text size="sm" c="dimmed" data-testid="preview-source">
-                {[sourceName, reference.author.name].filter(Boolean).join(' · ')}
+                {[sourceName, document.author].filter(Boolean).join(' · ')}
               </Text>
             </Group>
             {url && (
@@ -63,13 +76,13 @@ export function PreviewPanel({ reference, sourceName, withDocumentText, onClose 
               </Button>
             )}
           </Group>
-          {reference.snippet && (
+          {document.passage && (
             <Stack gap={4}>
               <Text size="xs" fw={600} c="dimmed" tt="uppercase">
-                {previewCopy.CITED_PASSAGE}
+                {document.passageKind === 'cited' ? previewCopy.CITED_PASSAGE : previewCopy.MATCHING_PASSAGE}
               </Text>
               <Blockquote p="sm" data-testid="preview-passage">
-                <Text size="sm">{reference.snippet}</Text>
+                <Text size="sm">{document.passage}</Text>
               </Blockquote>
             </Stack>
           )}

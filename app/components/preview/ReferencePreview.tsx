@@ -1,7 +1,19 @@
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { ReferenceSource, type Reference } from '../../../common/api/messages';
 import { isOpenableDocumentUrl } from '../../../common/document-url';
-import { PreviewPanel } from './PreviewPanel';
+import { PreviewPanel, type PreviewDocument } from './PreviewPanel';
+
+function documentOf(reference: Reference): PreviewDocument {
+  return {
+    objectId: reference.id,
+    title: reference.title,
+    source: reference.source,
+    url: reference.url,
+    author: reference.author.name,
+    passage: reference.snippet,
+    passageKind: 'cited',
+  };
+}
 
 const ReferencePreviewContext = createContext<((reference: Reference) => void) | null>(null);
 
@@ -20,7 +32,7 @@ export function ReferencePreviewProvider({ sourceName, withDocumentText, childre
     <ReferencePreviewContext.Provider value={setPreviewed}>
       {children}
       <PreviewPanel
-        reference={previewed}
+        document={previewed && documentOf(previewed)}
         sourceName={previewed ? sourceName(previewed.source) : ''}
         withDocumentText={withDocumentText}
         onClose={() => setPreviewed(null)}

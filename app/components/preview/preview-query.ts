@@ -13,14 +13,14 @@ import { useTokens } from '../../auth/session';
 const previews = new TtlLruCache<PreviewResponse>(PREVIEW_CACHE_MAX_ENTRIES, PREVIEW_CACHE_TTL_MS);
 
 /**
- * `GET /preview` for a document, centred on `passage` (the text an answer cited, so the preview opens where the
- * answer looked). Only for a signed-in viewer: the server answers previews through the viewer's own ACL, and a
- * signed-out reader of a public topic has none.
+ * `GET /preview` for a document, centred on the best match for `centreOn` (the text an answer cited, or the search
+ * typed, so the preview opens where the reader was looking). Only for a signed-in viewer: the server answers
+ * previews through the viewer's own ACL, and a signed-out reader of a public topic has none.
  */
-export function useDocumentPreview(objectId: string | null, passage: string) {
+export function useDocumentPreview(objectId: string | null, centreOn: string) {
   const tokens = useTokens();
   const query: PreviewQuery | null = objectId
-    ? { objectId, q: passage.slice(0, SEARCH_QUERY_MAX_CHARS) || undefined }
+    ? { objectId, q: centreOn.trim().slice(0, SEARCH_QUERY_MAX_CHARS) || undefined }
     : null;
   const key = tokens && query ? JSON.stringify([tokens.username, query.objectId, query.q ?? null]) : null;
   return useQuery({
