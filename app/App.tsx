@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { queryClient } from './api/queryClient';
 import { AppErrorBoundary } from './components/AppErrorBoundary';
+import { OfflineBanner } from './components/banners/OfflineBanner';
 import { EnvironmentBadge } from './components/EnvironmentBadge';
 import { routes } from './routes/routes';
 import { theme } from './theme';
@@ -15,6 +16,7 @@ export function App() {
     <MantineProvider theme={theme}>
       <AppErrorBoundary>
         <Notifications />
+        <OfflineBanner />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>

@@ -30,3 +30,9 @@ export const setupDoneKey = (userId: string) => `scout.setupDone.${userId}`;
  * hard cap is the socket's QUERY_MAX_CHARS.
  */
 export const QUERY_SOFT_LIMIT_CHARS = 2000;
+
+/**
+ * The status page the outage banner points to (spec §8). Scout is self-hosted, so its status page is the
+ * operator's: VITE_STATUS_PAGE_URL. Without one the banner still warns, without a link to nowhere.
+ */
+export const STATUS_PAGE_URL: string | undefined = import.meta.env.VITE_STATUS_PAGE_URL || undefined;

@@ -615,3 +615,53 @@ export const apiKeysCopy = {
   planNeeded: (plan: string) =>
     `API keys need the ${plan} plan. Contact sales to enable API access for your workspace.`,
 } as const;
+
+/** The document preview opened from a reference (spec shell-and-account §7.4). */
+export const previewCopy = {
+  /** Where the answer quoted the document. */
+  CITED_PASSAGE: 'Cited passage',
+  /** Where a search result matched. */
+  MATCHING_PASSAGE: 'Matching passage',
+  /** The document's text around that passage. */
+  IN_THE_DOCUMENT: 'In the document',
+  /** The viewer may no longer read it, or it is gone: only what the answer cited is left to show. */
+  UNAVAILABLE: 'The rest of this document is not available to you.',
+  openIn: (app: string) => `Open in ${app}`,
+} as const;
+
+/** The public topic page (spec shell-and-account §2.6) around the spec's Sign Up and Start a chat buttons. */
+export const publicTopicCopy = {
+  PROMO_HEADING: 'Get answers like these from your own work apps',
+  PROMO_TEXT: 'Scout searches the apps your team already uses and answers with references you can check.',
+  CUSTOMERS_LABEL: 'Built for teams like',
+  /** Neutral text marks standing in for customer logos (spec §9: 5); no third-party trademarks. */
+  CUSTOMER_MARKS: ['Acme Co.', 'Bluebird', 'Cedar Labs', 'Delta Works', 'Evergreen'],
+  APPS_LABEL: 'Connects to',
+  NOT_FOUND_HEADING: 'This topic is not available',
+  NOT_FOUND_TEXT: 'It may have been deleted, or its owner may have stopped sharing it publicly.',
+  /** Labels read by assistive technology. */
+  MESSAGES_LABEL: 'Messages',
+  LOADING: 'Loading the topic',
+} as const;
+
+/** The guided onboarding tour (spec shell-and-account §4.5), one popover per step. */
+export const tourCopy = {
+  steps: {
+    connectApps: {
+      title: 'Connect your apps',
+      text: 'Scout answers from the apps you connect. Add the tools your team works in here.',
+    },
+    queryCards: {
+      title: 'Start from a suggestion',
+      text: 'Recommended questions and workflows to try, one click away.',
+    },
+    questionInput: {
+      title: 'Ask anything',
+      text: 'Type a question about your work. Answers come with references you can check.',
+    },
+  },
+  NEXT: 'Next',
+  DONE: 'Done',
+  SKIP: 'Skip tour',
+  stepOf: (n: number, total: number) => `${n} of ${total}`,
+} as const;

@@ -4,4 +4,5 @@
 interface ImportMetaEnv {
   readonly VITE_UNINSTALL_URL?: string;
   readonly VITE_DEMO_URL?: string;
+  readonly VITE_STATUS_PAGE_URL?: string;
 }

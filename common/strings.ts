@@ -21,6 +21,9 @@ export const shell = {
   INVITED_USER: 'Invited User',
   /** Day.js-style format of the public topic page's timestamp. */
   TOPIC_TIMESTAMP_FORMAT: 'MMM D, h:mm a',
+  // The public topic page's footer promotion (§2.6): Sign Up signed out, Start a chat for a signed-in member.
+  PUBLIC_TOPIC_SIGN_UP: 'Sign Up',
+  PUBLIC_TOPIC_START_CHAT: 'Start a chat',
   // Homepage
   HOME_HEADING: 'How may I help you today?',
   MANAGE_WORKSPACE_SETTINGS: 'Manage workspace settings',

@@ -6,6 +6,7 @@ import { LOGIN_TOKENS_STORAGE_KEY } from '../common/api/session';
 import type { LoginTokens } from '../common/api/session';
 import { auth, shell } from '../common/strings';
 import { launchBrowser, seedSession, startScout } from './harness';
+import { publicTopicCopy } from '../app/strings';
 
 type Scout = Awaited<ReturnType<typeof startScout>>;
 type Browser = Awaited<ReturnType<typeof launchBrowser>>;
@@ -139,7 +140,7 @@ describe('signed out (spec §2.1)', () => {
       await expectScreen(page, '/signup', auth.SIGN_UP_HEADING);
 
       await visit(page, '/topic/some-topic/some-message');
-      await expectScreen(page, '/topic/some-topic/some-message', 'Shared topic');
+      await expectScreen(page, '/topic/some-topic/some-message', publicTopicCopy.NOT_FOUND_HEADING);
     });
   });
 

@@ -8,6 +8,7 @@ import {
   type AutosuggestResponse,
   type HitsStatRequest,
   type HitsStatResponse,
+  type PreviewQuery,
   type PreviewResponse,
   type SearchRequest,
   type SearchResponse,
@@ -24,6 +25,6 @@ export const searchApi = {
     api.post('_autosuggest', { body, signal, schema: autosuggestResponseSchema }),
   recordVisit: (docSource: string, objectID?: string) =>
     api.post('_RecordRecentVisit', { body: { docSource, objectID }, schema: okResponseSchema }),
-  preview: (objectId: string, threadId?: string, signal?: AbortSignal): Promise<PreviewResponse> =>
-    api.get('preview', { query: { objectId, threadId }, signal, schema: previewResponseSchema }),
+  preview: (query: PreviewQuery, signal?: AbortSignal): Promise<PreviewResponse> =>
+    api.get('preview', { query, signal, schema: previewResponseSchema }),
 };

@@ -1,6 +1,8 @@
 import { AppShell } from '@mantine/core';
 import { Outlet } from 'react-router';
 import { SetupDialog } from './SetupDialog';
+import { OutageBanner } from './banners/OutageBanner';
+import { OnboardingTour } from './tour/OnboardingTour';
 import { Sidebar } from './Sidebar';
 
 /** The frame of every signed-in screen: sidebar on the left, the route's screen beside it. */
@@ -11,9 +13,11 @@ export function MainShell() {
         <Sidebar />
       </AppShell.Navbar>
       <AppShell.Main>
+        <OutageBanner />
         <Outlet />
       </AppShell.Main>
       <SetupDialog />
+      <OnboardingTour />
     </AppShell>
   );
 }

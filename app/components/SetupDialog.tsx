@@ -54,6 +54,14 @@ function storeDone(key: string): void {
   }
 }
 
+/** Sent on the window when the setup dialog is done: the guided tour starts then (spec §4.5). */
+export const SETUP_FINISHED_EVENT = 'scout:setup-finished';
+
+/** Whether the setup dialog is still due: its flag on, the user's setup not complete, its done flag not stored. */
+export function isSetupDue(user: CurrentUser, done = storedDone(setupDoneKey(user.userId))): boolean {
+  return isFlagOn(user, 'userSetup') && user.userSetupStatus !== SETUP_COMPLETE && !done;
+}
+
 /**
  * The first-run setup dialog (spec §4.5, behind the userSetup flag of §6): shown once, to someone whose setup is not
  * complete, until its done flag is stored locally.
@@ -65,8 +73,9 @@ export function SetupDialog() {
   const close = useCallback(() => {
     storeDone(key);
     setDone(true);
+    window.dispatchEvent(new Event(SETUP_FINISHED_EVENT));
   }, [key]);
-  const wanted = isFlagOn(user, 'userSetup') && user.userSetupStatus !== SETUP_COMPLETE && !done;
+  const wanted = isSetupDue(user, done);
   return wanted ? <SetupForm user={user} onClose={close} /> : null;
 }
 

@@ -29,6 +29,7 @@ import {
 } from '../../common/api/search';
 import { getApp } from '../../common/catalogue';
 import { searchApi } from '../api/search';
+import { PreviewPanel, type PreviewDocument } from '../components/preview/PreviewPanel';
 import { searchCopy } from '../strings';
 import { readSearchAddress, searchRequestOf, writeSearchAddress, type SearchAddress } from './search/address';
 
@@ -62,12 +63,29 @@ const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement &&
   (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 
-function open(hit: SearchHit) {
-  void searchApi.recordVisit(hit.source, hit.objectID).catch(() => undefined);
-  if (hit.webview_link) window.open(hit.webview_link, '_blank', 'noopener');
+/** A result in the preview panel: its snippet, and its text around the best match for the search typed. */
+function previewOf(hit: SearchHit, q: string): PreviewDocument {
+  return {
+    objectId: hit.objectID,
+    title: hit.name || hit.objectID,
+    source: hit.source,
+    url: hit.webview_link,
+    author: hit.metadata.author,
+    passage: plain(hit.content),
+    passageKind: 'match',
+    centreOn: q,
+  };
 }
 
-function ResultCard({ hit, onKeyDown }: { hit: SearchHit; onKeyDown: (event: KeyboardEvent) => void }) {
+function ResultCard({
+  hit,
+  onKeyDown,
+  onOpen,
+}: {
+  hit: SearchHit;
+  onKeyDown: (event: KeyboardEvent) => void;
+  onOpen: (hit: SearchHit) => void;
+}) {
   const modified = hit.metadata.modified_time
     ? new Date(hit.metadata.modified_time).toLocaleDateString()
     : null;
@@ -81,7 +99,7 @@ function ResultCard({ hit, onKeyDown }: { hit: SearchHit; onKeyDown: (event: Key
       data-testid="search-result"
       data-object-id={hit.objectID}
       onKeyDown={onKeyDown}
-      onDoubleClick={() => open(hit)}
+      onDoubleClick={() => onOpen(hit)}
       className="search-result"
       style={{ outlineOffset: 2 }}
     >
@@ -101,12 +119,12 @@ function ResultCard({ hit, onKeyDown }: { hit: SearchHit; onKeyDown: (event: Key
         )}
       </Group>
       <Anchor
-        href={hit.webview_link ?? undefined}
-        target="_blank"
-        rel="noopener noreferrer"
+        component="button"
+        type="button"
         fw={600}
         tabIndex={-1}
-        onClick={() => void searchApi.recordVisit(hit.source, hit.objectID).catch(() => undefined)}
+        onClick={() => onOpen(hit)}
+        data-testid="result-title"
       >
         {hit.name || hit.objectID}
       </Anchor>
@@ -243,6 +261,13 @@ export function SearchScreen() {
   });
   const people = new Set<string>(state.person === 'everyone' ? [] : [state.person]);
   for (const hit of hits) for (const owner of hit.owners) if (owner.email) people.add(owner.email);
+
+  // a result opens in the preview panel (its 'Open in <app>' leads on when its address is real), recorded as a visit
+  const [previewed, setPreviewed] = useState<SearchHit | null>(null);
+  const open = (hit: SearchHit) => {
+    void searchApi.recordVisit(hit.source, hit.objectID).catch(() => undefined);
+    setPreviewed(hit);
+  };
 
   const items = () => [
     ...(listRef.current?.querySelectorAll<HTMLElement>('[data-testid="search-result"]') ?? []),
@@ -407,11 +432,22 @@ export function SearchScreen() {
             ) : (
               <Stack gap="sm" role="list" ref={listRef} data-testid="search-results">
                 {hits.map((hit, index) => (
-                  <ResultCard key={hit.objectID} hit={hit} onKeyDown={(event) => moveFocus(event, index)} />
+                  <ResultCard
+                    key={hit.objectID}
+                    hit={hit}
+                    onKeyDown={(event) => moveFocus(event, index)}
+                    onOpen={open}
+                  />
                 ))}
               </Stack>
             )}
             <div ref={sentinelRef} style={{ height: 1 }} />
+            <PreviewPanel
+              document={previewed && previewOf(previewed, state.q)}
+              sourceName={previewed ? appName(previewed.source) : ''}
+              withDocumentText
+              onClose={() => setPreviewed(null)}
+            />
             {loadState === 'LoadingMore' && (
               <Group justify="center" data-testid="search-loading-more">
                 <Loader size="xs" />

@@ -3,7 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Navigate, useParams } from 'react-router';
 import { markTopicRead, refreshTopicLists, useTopic } from '../chat/api';
+import { PublicTopicScreen } from './PublicTopicScreen';
 import { ChatView } from './chat/ChatView';
+import { isMissingTopic } from './public/public-topic-query';
 
 /** /topic/{id}/{msgId?}: one topic, oldest message first, optionally focused on one message. */
 export function TopicScreen() {
@@ -25,8 +27,11 @@ export function TopicScreen() {
       .catch((error: unknown) => console.warn('marking the topic read failed', error));
   }, [loaded, queryClient]);
 
-  // Spec shell-and-account §8: a failed topic load silently returns to /chat.
-  if (topic.isError) return <Navigate to="/chat" replace />;
+  // Spec shell-and-account §8: a failed topic load silently returns to /chat, unless the topic is public (another
+  // workspace's, shared by link): then the public page shows it, and itself returns to /chat when it is not.
+  if (topic.isError) {
+    return isMissingTopic(topic.error) ? <PublicTopicScreen /> : <Navigate to="/chat" replace />;
+  }
   const data = topic.data;
   return (
     <>

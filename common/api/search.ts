@@ -192,6 +192,7 @@ export const previewQuerySchema = z.strictObject({
   threadId: z.string().max(200).optional(),
   q: z.string().max(SEARCH_QUERY_MAX_CHARS).optional(),
 });
+export type PreviewQuery = z.infer<typeof previewQuerySchema>;
 export const previewResponseSchema = z.object({
   objectID: z.string(),
   name: z.string(),

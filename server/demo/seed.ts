@@ -87,6 +87,7 @@ export async function seedDemoContent(store: Store): Promise<number> {
       externalId: doc.id,
       title: doc.title,
       body: doc.body,
+      // a reserved placeholder host (common/document-url.ts): the app previews these instead of linking to them
       url: `https://acme.example/${doc.source}/${doc.id}`,
       author: people.get(doc.author) ?? doc.author,
       authorEmail: doc.author,

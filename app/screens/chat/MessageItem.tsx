@@ -48,6 +48,7 @@ import { answerClipboardText } from '../../chat/copy';
 import { debugRows, formatDuration } from '../../chat/debug';
 import { referenceVotesUpdate, type ReferenceVotes } from '../../chat/feedback';
 import { truncate } from '../../chat/text';
+import { ReferencePreviewProvider } from '../../components/preview/ReferencePreview';
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
 import { isPastAgeWarning } from '../files/checks';
@@ -300,15 +301,30 @@ type Props = {
   exchange?: Exchange;
   hideRelatedSearches: boolean;
   focused?: boolean;
+  /** Read through a public link: no feedback, and previews show only what the answer cited. */
+  publicView?: boolean;
   onAsk(query: string): void;
 };
 
-/** Memoised: a streamed frame changes one exchange, and only its message renders again, not the whole history. */
-export const MessageItem = memo(function MessageItem({
+/**
+ * Memoised: a streamed frame changes one exchange, and only its message renders again, not the whole history. An
+ * answer's citations and reference chips open its references in one preview panel.
+ */
+export const MessageItem = memo(function MessageItem(props: Props) {
+  if (props.message.sender === 'USER') return <MessageContent {...props} />;
+  return (
+    <ReferencePreviewProvider sourceName={sourceLabel} withDocumentText={!props.publicView}>
+      <MessageContent {...props} />
+    </ReferencePreviewProvider>
+  );
+});
+
+function MessageContent({
   message,
   exchange,
   hideRelatedSearches,
   focused,
+  publicView = false,
   onAsk,
   fileDates,
 }: Props) {
@@ -411,7 +427,7 @@ export const MessageItem = memo(function MessageItem({
         {!pending && !staticType && (
           <Group gap={2} data-testid="answer-actions">
             <CopyAction text={message.messageText} references={message.references} />
-            <FeedbackActions answer={message} />
+            {!publicView && <FeedbackActions answer={message} />}
           </Group>
         )}
         {!pending && !hideRelatedSearches && message.status === 'SUCCESS' && (
@@ -421,4 +437,4 @@ export const MessageItem = memo(function MessageItem({
       </Stack>
     </Group>
   );
-});
+}

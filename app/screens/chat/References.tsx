@@ -16,6 +16,7 @@ import { IconExternalLink, IconFileText } from '@tabler/icons-react';
 import { useState } from 'react';
 import type { Reference } from '../../../common/api/messages';
 import { getApp } from '../../../common/catalogue';
+import { isOpenableDocumentUrl } from '../../../common/document-url';
 import {
   MOBILE_BREAKPOINT_PX,
   REFERENCE_TITLE_MAX_CHARS,
@@ -25,6 +26,7 @@ import {
 import { seeAllTile } from '../../chat/references';
 import { truncate } from '../../chat/text';
 import { AppIcon } from '../../components/apps/AppIcon';
+import { useReferenceOpener } from '../../components/preview/ReferencePreview';
 import { chatCopy } from '../../strings';
 import classes from './chat.module.css';
 
@@ -42,15 +44,17 @@ export function sourceLabel(source: string): string {
   return names[source] ?? source;
 }
 
+/** A document of the org opens in the preview panel; a web page where it is (useReferenceOpener). */
 function ReferenceChip({ reference, n }: { reference: Reference; n: number }) {
   const title = truncate(reference.title, REFERENCE_TITLE_MAX_CHARS);
+  const { preview, href } = useReferenceOpener(reference);
+  const target = preview
+    ? ({ component: 'button', type: 'button', onClick: preview } as const)
+    : ({ component: 'a', href, target: '_blank', rel: 'noopener noreferrer' } as const);
   return (
     <Tooltip label={reference.title} withinPortal openDelay={200}>
       <Paper
-        component="a"
-        href={reference.url ?? undefined}
-        target="_blank"
-        rel="noopener noreferrer"
+        {...target}
         withBorder
         radius="md"
         px="sm"
@@ -138,7 +142,7 @@ function ReferencesPanel({
               <Stack gap={4} miw={0} style={{ flex: 1 }}>
                 <Group gap={6} wrap="nowrap">
                   <IconFileText size={14} />
-                  {reference.url ? (
+                  {isOpenableDocumentUrl(reference.url) ? (
                     <Anchor href={reference.url} target="_blank" rel="noopener noreferrer" size="sm" fw={600}>
                       {reference.title} <IconExternalLink size={12} />
                     </Anchor>

@@ -339,6 +339,39 @@ describe('GET /preview and POST _RecordRecentVisit', () => {
     expect(hidden.body).toBe(unknown.body);
   });
 
+  it('answers the document’s address only when it can be opened, never a placeholder host', async () => {
+    const { db } = server.store;
+    const [real, placeholder] = (
+      await upsertDocuments(db, acme.id, [
+        {
+          source: 'notion',
+          externalId: 'preview-real-url',
+          title: 'Travel policy',
+          body: 'Book trains for trips under four hours.',
+          url: 'https://www.notion.so/acme/Travel-policy-1',
+          acl: ['user:cat@acme.test'],
+        },
+        {
+          source: 'notion',
+          externalId: 'preview-placeholder-url',
+          title: 'Demo travel policy',
+          body: 'Book trains for trips under four hours.',
+          url: 'https://acme.example/notion/travel',
+          acl: ['user:cat@acme.test'],
+        },
+      ])
+    ).documentIds;
+    const shown = await get(cat, `objectId=${real}`);
+    expect(shown.json<PreviewResponse>()).toMatchObject({
+      name: 'Travel policy',
+      source: 'notion',
+      webview_link: 'https://www.notion.so/acme/Travel-policy-1',
+      content: 'Book trains for trips under four hours.',
+    });
+    const demo = await get(cat, `objectId=${placeholder}`);
+    expect(demo.json<PreviewResponse>()).toMatchObject({ name: 'Demo travel policy', webview_link: null });
+  });
+
   it('records a visit', async () => {
     const res = await post(bob, '_RecordRecentVisit', { docSource: 'notion', objectID: 'x' });
     expect(res).toEqual({ status: 200, body: { ok: true } });

@@ -24,7 +24,7 @@ import {
 import { recentVisits } from '../../db/schema';
 import { limitPerMember } from '../../http/member-rate-limit';
 import { viewerOf } from '../../policies/access';
-import { TtlLruCache } from './cache';
+import { TtlLruCache } from '../../../common/ttl-lru-cache';
 import {
   autosuggest,
   hitsStat,

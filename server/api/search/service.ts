@@ -16,6 +16,7 @@ import {
   type SearchFiltersParsed,
   type SearchResponse,
 } from '../../../common/api/search';
+import { isOpenableDocumentUrl } from '../../../common/document-url';
 import { SEARCH_HISTORY_MAX_ENTRIES } from '../../../common/limits';
 import type { Viewer } from '../../context';
 import { documents, pins, searchHistory, users } from '../../db/schema';
@@ -410,7 +411,8 @@ export async function preview(
     objectID: hit.documentId,
     name: hit.title,
     source: hit.source,
-    webview_link: hit.url,
+    // a placeholder address (the demo's) would be a dead link: the preview is all there is of such a document
+    webview_link: isOpenableDocumentUrl(hit.url) ? hit.url : null,
     content: body.slice(start, end),
     offset: start,
     truncated_before: start > 0,

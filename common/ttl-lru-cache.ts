@@ -1,8 +1,8 @@
 /**
  * A small in-process cache with a size bound (least recently used goes first) and a time to live: the spec's
- * autosuggest (1000 entries, 15 min) and preview (50 entries, 2 min) caches. One per server, never shared
- * between orgs or viewers: the key always names both. It does not know who may read what: its users re-check
- * that before serving an entry (server/api/search/routes.ts).
+ * autosuggest (1000 entries, 15 min) and preview (50 entries, 2 min) caches, on the server and in the app. Never
+ * shared between orgs or viewers: the key always names both. It does not know who may read what: the server
+ * re-checks that before serving an entry (server/api/search/routes.ts).
  */
 export class TtlLruCache<V> {
   private readonly entries = new Map<string, { value: V; expires: number }>();
