@@ -4,6 +4,7 @@ import {
   Avatar,
   Badge,
   Box,
+  Button,
   Collapse,
   Group,
   Loader,
@@ -15,6 +16,7 @@ import {
 } from '@mantine/core';
 import {
   IconAlertTriangle,
+  IconArrowForwardUp,
   IconArrowRight,
   IconCheck,
   IconChevronDown,
@@ -41,6 +43,7 @@ import {
   chat as chatStrings,
   feedback as feedbackStrings,
   files as fileStrings,
+  topics as topicStrings,
 } from '../../../common/strings';
 import type { Exchange } from '../../chat/answer-state';
 import { sendFeedback } from '../../chat/api';
@@ -301,6 +304,8 @@ type Props = {
   hideRelatedSearches: boolean;
   focused?: boolean;
   onAsk(query: string): void;
+  /** Present on answers of an earlier topic on /chat: 'Continue Topic' opens that topic to go on there. */
+  onContinueTopic?(conversationId: string): void;
 };
 
 /** Memoised: a streamed frame changes one exchange, and only its message renders again, not the whole history. */
@@ -310,6 +315,7 @@ export const MessageItem = memo(function MessageItem({
   hideRelatedSearches,
   focused,
   onAsk,
+  onContinueTopic,
   fileDates,
 }: Props) {
   if (message.sender === 'USER') {
@@ -412,6 +418,19 @@ export const MessageItem = memo(function MessageItem({
           <Group gap={2} data-testid="answer-actions">
             <CopyAction text={message.messageText} references={message.references} />
             <FeedbackActions answer={message} />
+            {onContinueTopic && (
+              <Button
+                variant="subtle"
+                color="gray"
+                size="compact-sm"
+                fz="xs"
+                leftSection={<IconArrowForwardUp size={14} />}
+                onClick={() => onContinueTopic(message.conversation_id)}
+                data-testid="continue-topic"
+              >
+                {topicStrings.CONTINUE_TOPIC}
+              </Button>
+            )}
           </Group>
         )}
         {!pending && !hideRelatedSearches && message.status === 'SUCCESS' && (
