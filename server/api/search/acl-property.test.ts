@@ -1,7 +1,7 @@
 // Property: across random users, groups, ACLs and queries, nothing the search service answers (hits, facet
 // counts, source-picker counts, suggestions, corrections, previews) ever comes from a document the user may not
-// read, and every readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 500 queries. Then
-// revocations, deletions and group changes: the next preview and suggestion already follow them.
+// read, and every readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 500
+// queries. Then revocations, deletions and group changes: the next preview and suggestion already follow them.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutosuggestResponse, HitsStatResponse, SearchResponse } from '../../../common/api/search';
