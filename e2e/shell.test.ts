@@ -129,26 +129,19 @@ describe('the shell on a 390 px phone', () => {
   it('fits every signed-in screen, and opens the sidebar as a drawer that closes', async () => {
     await withSignedInPage(ada, async (page) => {
       await page.setViewportSize({ width: 390, height: 844 });
+      // Every screen with content of its own; the screens that show only their title yet are represented by the
+      // one the sidebar links to (Install Extension). A topic's page is visited below.
       const screens = [
         '/',
-        '/chat',
         '/search',
-        '/workflows',
-        '/bots',
         '/files',
         '/apps/org',
         '/integrations',
         '/browser-extension',
         '/my-settings',
-        '/my-ai-controls',
-        '/notification-preferences',
-        '/admin/appearance',
         '/admin/members',
-        '/admin/directory-sync',
-        '/admin/billing',
-        '/admin/ai-controls',
-        '/admin/sso',
         '/admin/api-keys',
+        '/chat',
       ];
       for (const path of screens) {
         await page.goto(`${scout.baseUrl}${path}`);
@@ -158,7 +151,6 @@ describe('the shell on a 390 px phone', () => {
         expect(await sidebarShown(page), path).toBe(false);
       }
 
-      await page.goto(`${scout.baseUrl}/chat`);
       await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
       expect(await smallTapTargets(page, '[data-testid="question-input"]')).toEqual([]);
 
