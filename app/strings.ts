@@ -49,6 +49,7 @@ export const sidebarCopy = {
 export const sidebarLayoutCopy = {
   OPEN_SIDEBAR: 'Open sidebar',
   CLOSE_SIDEBAR: 'Close sidebar',
+  SCROLL_TO_TOP: 'Back to top',
   FEATURE_REQUEST_TITLE: 'Request a feature',
   FEATURE_REQUEST_LABEL: 'What should Scout do for you?',
   FEATURE_REQUEST_PLACEHOLDER: 'Describe the feature and the problem it would solve ...',

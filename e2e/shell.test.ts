@@ -16,8 +16,8 @@ import { launchBrowser, seedSession, startChatScout, withSignedInPage, type Chat
 
 const WAIT_MS = 15_000;
 const DOMAIN = 'shell.test';
-/** More of Ada's topics than one page of the sidebar holds. */
-const TOPICS = TOPICS_PAGE_SIZE + 5;
+/** More of Ada's topics than two pages of the sidebar hold. */
+const TOPICS = 2 * TOPICS_PAGE_SIZE + 5;
 const topicTitle = (n: number) => `Planning note ${String(n).padStart(2, '0')}`;
 
 let scout: ChatScout;
@@ -217,7 +217,7 @@ describe('the sidebar on wider screens', () => {
       const mine = page.getByTestId('my-topics');
       await mine.getByText(topicTitle(TOPICS)).waitFor({ timeout: WAIT_MS });
       expect(await mine.getByText(topicTitle(1)).count()).toBe(0);
-      // Scrolling to the end of the list reads the next page: the oldest topic, beyond the first page.
+      // Scrolling to the end of the list reads the next pages: the oldest topic, beyond the second page.
       await expect
         .poll(
           async () => {
@@ -230,6 +230,11 @@ describe('the sidebar on wider screens', () => {
         )
         .toBe(1);
       expect(await mine.getByTestId('sidebar-topic').count()).toBeGreaterThanOrEqual(TOPICS);
+      // Far down the list, a way back to its top.
+      const lists = page.getByTestId('sidebar-topic-lists');
+      await page.getByTestId('sidebar-scroll-top').click();
+      await expect.poll(() => lists.evaluate((list) => list.scrollTop)).toBe(0);
+      await page.getByTestId('sidebar-scroll-top').waitFor({ state: 'detached' });
       await mine.getByText(topicTitle(1)).click();
       await page.getByTestId('user-message').getByText(topicTitle(1)).waitFor({ timeout: WAIT_MS });
       // Ada shares these topics; she has none shared with her.

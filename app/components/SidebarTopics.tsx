@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Badge,
   Collapse,
   Group,
@@ -11,6 +12,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useDisclosure } from '@mantine/hooks';
 import {
+  IconArrowUp,
   IconChevronDown,
   IconChevronRight,
   IconMessageCircle,
@@ -22,6 +24,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import type { TopicListItem } from '../../common/api/topics';
 import {
+  SCROLL_TO_TOP_AFTER_PX,
   SHARED_CONVERSATIONS_LOADED,
   SIDEBAR_TOPIC_TITLE_MAX_CHARS,
   TOPIC_SEARCH_DEBOUNCE_MS,
@@ -30,7 +33,7 @@ import { shell } from '../../common/strings';
 import { isFlagOn, useSignedInUser } from '../auth/session';
 import { useTopicList } from '../chat/api';
 import { truncate } from '../chat/text';
-import { chatCopy } from '../strings';
+import { chatCopy, sidebarLayoutCopy } from '../strings';
 import classes from './shell.module.css';
 
 /** How far below the end of the list (px) the next page starts loading, so scrolling rarely waits for it. */
@@ -108,8 +111,8 @@ function useEndOfList(root: HTMLElement | null, onReached: () => void, active: b
 
 /**
  * The sidebar's topic lists (spec shell-and-account §2.8, §4.6): 'My topics', expandable and searchable (150 ms
- * debounce), read page after page as it scrolls; 'Shared with me' (its first five) when the org has multiplayer
- * on and there is something to list.
+ * debounce), read page after page as it scrolls, with a way back to the top once scrolled past 900 px; 'Shared with
+ * me' (its first five) when the org has multiplayer on and there is something to list.
  */
 export function SidebarTopics() {
   const user = useSignedInUser();
@@ -122,6 +125,7 @@ export function SidebarTopics() {
   const sharedTopics = useTopicList('SHARED_WITH_ME', '', multiplayer);
   const { id: openTopic } = useParams();
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  const [farDown, setFarDown] = useState(false);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = myTopics;
   const end = useEndOfList(
     scroller,
@@ -145,7 +149,12 @@ export function SidebarTopics() {
         mb={4}
         data-testid="sidebar-chat"
       />
-      <div className={classes.topicLists} ref={setScroller} data-testid="sidebar-topic-lists">
+      <div
+        className={classes.topicLists}
+        ref={setScroller}
+        onScroll={(event) => setFarDown(event.currentTarget.scrollTop > SCROLL_TO_TOP_AFTER_PX)}
+        data-testid="sidebar-topic-lists"
+      >
         {multiplayer && sharedList.length > 0 && (
           <Stack gap={4} mb="sm" data-testid="shared-topics">
             <SectionToggle label={shell.SHARED_WITH_ME} opened={sharedOpened} onToggle={shared.toggle} />
@@ -189,6 +198,20 @@ export function SidebarTopics() {
             )}
           </Collapse>
         </Stack>
+        {farDown && (
+          <Group justify="flex-end" className={classes.toTop}>
+            <ActionIcon
+              variant="default"
+              radius="xl"
+              size={40}
+              onClick={() => scroller?.scrollTo({ top: 0, behavior: 'smooth' })}
+              aria-label={sidebarLayoutCopy.SCROLL_TO_TOP}
+              data-testid="sidebar-scroll-top"
+            >
+              <IconArrowUp size={18} />
+            </ActionIcon>
+          </Group>
+        )}
       </div>
     </Stack>
   );
