@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FEATURE_REQUEST_RATE_LIMIT } from '../../../common/limits';
 import {
   FEATURE_REQUEST_MAX_CHARS,
   type FeatureRequestsResponse,
@@ -13,6 +14,7 @@ let acme: Org;
 let ada: User;
 let ben: User;
 let olga: User;
+let cy: User;
 const tokens = new Map<User, string>();
 
 beforeAll(async () => {
@@ -23,7 +25,9 @@ beforeAll(async () => {
   ada = await createUser(db, acme, { email: 'ada@acme.test', admin: true, firstName: 'Ada' });
   ben = await createUser(db, acme, { email: 'ben@acme.test', firstName: 'Ben', lastName: 'Baker' });
   olga = await createUser(db, other, { email: 'olga@other.test', admin: true });
-  for (const user of [ada, ben, olga]) tokens.set(user, (await loginTokensFor(server.ctx, user)).id_token);
+  cy = await createUser(db, acme, { email: 'cy@acme.test' });
+  for (const user of [ada, ben, olga, cy])
+    tokens.set(user, (await loginTokensFor(server.ctx, user)).id_token);
 });
 afterAll(() => server.close());
 
@@ -88,5 +92,15 @@ describe('feature requests', () => {
       payload: { text: 'x' },
     });
     expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('answers 429 once a member has sent a script’s worth of requests, storing no more', async () => {
+    for (let n = 0; n < FEATURE_REQUEST_RATE_LIMIT.max; n++)
+      expect((await call(cy, 'POST', { text: `Request ${n}` })).statusCode).toBe(200);
+    const refused = await call(cy, 'POST', { text: 'One too many' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    const stored = await storedFor(acme);
+    expect(stored.filter((row) => row.userId === cy.id)).toHaveLength(FEATURE_REQUEST_RATE_LIMIT.max);
   });
 });

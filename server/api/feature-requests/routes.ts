@@ -6,7 +6,9 @@ import {
   featureRequestCreatedSchema,
   featureRequestsResponseSchema,
 } from '../../../common/api/feature-requests';
+import { FEATURE_REQUEST_RATE_LIMIT } from '../../../common/limits';
 import { featureRequests, users } from '../../db/schema';
+import { limitPerMember } from '../../http/member-rate-limit';
 import { viewerOf } from '../../policies/access';
 import { presentFeatureRequest } from '../../presenters/feature-request';
 
@@ -21,6 +23,7 @@ export const featureRequestRoutes: FastifyPluginAsyncZod = async (app) => {
     '/feature_requests',
     {
       config: { access: 'signedIn' },
+      preHandler: limitPerMember('feature-requests', FEATURE_REQUEST_RATE_LIMIT),
       schema: { body: featureRequestBodySchema, response: { 200: featureRequestCreatedSchema } },
     },
     async (request) => {
