@@ -85,10 +85,10 @@ function SectionToggle({ label, opened, onToggle }: { label: string; opened: boo
 }
 
 /**
- * Calls `onReached` whenever the returned element scrolls into view inside `root` (or is in view with nothing to
- * scroll): the list then reads its next page.
+ * Calls `onReached` whenever the returned element scrolls into view inside `root`, or is still in view once the list
+ * has grown (`length`: a window tall enough for a whole page): the list then reads its next page.
  */
-function useEndOfList(root: HTMLElement | null, onReached: () => void, active: boolean) {
+function useEndOfList(root: HTMLElement | null, onReached: () => void, active: boolean, length: number) {
   const end = useRef<HTMLDivElement>(null);
   const latest = useRef(onReached);
   useEffect(() => {
@@ -105,7 +105,7 @@ function useEndOfList(root: HTMLElement | null, onReached: () => void, active: b
     );
     observer.observe(target);
     return () => observer.disconnect();
-  }, [root, active]);
+  }, [root, active, length]);
   return end;
 }
 
@@ -127,15 +127,16 @@ export function SidebarTopics() {
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const [farDown, setFarDown] = useState(false);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = myTopics;
+  const list = myTopics.data?.pages.flatMap((page) => page.topics) ?? [];
   const end = useEndOfList(
     scroller,
     () => {
       if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
     },
     mineOpened && hasNextPage,
+    list.length,
   );
 
-  const list = myTopics.data?.pages.flatMap((page) => page.topics) ?? [];
   const sharedList = (sharedTopics.data?.pages[0]?.topics ?? []).slice(0, SHARED_CONVERSATIONS_LOADED);
 
   return (
