@@ -36,3 +36,19 @@ export const QUERY_SOFT_LIMIT_CHARS = 2000;
  * operator's: VITE_STATUS_PAGE_URL. Without one the banner still warns, without a link to nowhere.
  */
 export const STATUS_PAGE_URL: string | undefined = import.meta.env.VITE_STATUS_PAGE_URL || undefined;
+
+/**
+ * The Support menu's external pages (spec shell-and-account §2.8). Like the uninstall page, the spec names no
+ * addresses, so an operator sets them at build time; a link without one is left out of the menu rather than sent
+ * to a made-up host. Request Feature needs none: its dialog stores the request in Scout.
+ */
+export const SUPPORT_LINKS = {
+  contactUs: import.meta.env.VITE_CONTACT_US_URL ?? '',
+  helpCenter: import.meta.env.VITE_HELP_CENTER_URL ?? '',
+  slackCommunity: import.meta.env.VITE_SLACK_COMMUNITY_URL ?? '',
+  earn500: import.meta.env.VITE_EARN_500_URL ?? '',
+};
+export type SupportLinks = typeof SUPPORT_LINKS;
+
+/** Local-storage key of the sidebar's open state on wide screens (spec §4.4: it is remembered). */
+export const SIDEBAR_OPEN_KEY = 'scout.sidebarOpen';

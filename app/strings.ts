@@ -46,6 +46,18 @@ export const sidebarCopy = {
   BROWSER_EXTENSION: 'Browser Extension',
 } as const;
 
+/** Ours: the shell's sidebar controls, the Support menu and the feature-request dialog (spec §2.8, §2.10, §5). */
+export const sidebarLayoutCopy = {
+  OPEN_SIDEBAR: 'Open sidebar',
+  CLOSE_SIDEBAR: 'Close sidebar',
+  SCROLL_TO_TOP: 'Back to top',
+  FEATURE_REQUEST_TITLE: 'Request a feature',
+  FEATURE_REQUEST_LABEL: 'What should Scout do for you?',
+  FEATURE_REQUEST_PLACEHOLDER: 'Describe the feature and the problem it would solve ...',
+  SUBMIT: 'Submit',
+  CANCEL: 'Cancel',
+} as const;
+
 export const inviteCopy = {
   DIALOG_TITLE: 'Invite members',
   SEARCH_LABEL: 'Email addresses',
@@ -237,6 +249,7 @@ export const chatCopy = {
   CHOOSE_SOURCES: 'Choose sources',
   SOURCE_FILES: 'Files',
   SOURCE_ANSWERS: 'Verified answers',
+  sourceDocuments: (n: number) => (n === 1 ? '1 document you can search' : `${n} documents you can search`),
   sourcesSelected: (n: number, total: number) => (n === total ? 'All sources' : `${n} of ${total} sources`),
   EXTRACTIVE_MODEL: 'No model configured: answers quote your documents',
   ENTERPRISE_MODEL: 'Enterprise plan',

@@ -206,3 +206,5 @@ export const NO_CHAT_RETENTION_LIMIT = null;
 // on each instance, for REST and the chat socket alike.
 export const SEARCH_RATE_LIMIT = { max: 60, windowMs: 10 * SECOND_MS } as const;
 export const CHAT_QUESTION_RATE_LIMIT = { max: 30, windowMs: MINUTE_MS } as const;
+/** Ours: feature requests are written by hand; more than this an hour is a script filling the admins' list. */
+export const FEATURE_REQUEST_RATE_LIMIT = { max: 20, windowMs: 60 * MINUTE_MS } as const;

@@ -193,6 +193,8 @@ export const topics = {
   CAN_EDIT: 'Can edit',
   START_NEW_TOPIC: 'Start new topic',
   RESUME_PREVIOUS_TOPIC: 'Resume previous topic',
+  /** A message action (asking-questions §2): carries on in that message's topic. */
+  CONTINUE_TOPIC: 'Continue Topic',
   researchFailed: (topic: string) => `Something went wrong — research for ${topic} couldn't be finished.`,
   researchReady: (topic: string) => `Research on ${topic} is ready.`,
 } as const;

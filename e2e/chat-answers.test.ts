@@ -255,8 +255,15 @@ describe('answers', () => {
       await button.click();
       const popover = page.getByTestId('sources-popover');
       await popover.getByText('Custom API').waitFor({ timeout: WAIT_MS });
-      await popover.getByLabel('Custom API').uncheck();
-      await expect.poll(() => button.innerText()).toBe('1 of 2 sources');
+      // Every app the member can search is offered, with how many of its documents they may read: the connected
+      // Custom API (nothing pushed yet), and Notion and Google Drive, whose documents answers cite.
+      const countOf = (label: string) =>
+        popover.getByTestId('source-row').filter({ hasText: label }).getByTestId('source-count').innerText();
+      expect(await countOf('Custom API')).toBe('0');
+      expect(await countOf('Notion')).toBe('1');
+      expect(await countOf('Google Drive')).toBe('1');
+      for (const app of ['Custom API', 'Notion', 'Google Drive']) await popover.getByLabel(app).uncheck();
+      await expect.poll(() => button.innerText()).toBe('1 of 4 sources');
       await page.keyboard.press('Escape');
       await popover.waitFor({ state: 'hidden' });
       await ask(page, 'What do my files say?');
@@ -273,7 +280,7 @@ describe('answers', () => {
       // Nothing chosen: refused with the spec's words, nothing sent.
       await button.click();
       await popover.getByRole('button', { name: 'Clear all' }).click();
-      await expect.poll(() => button.innerText()).toBe('0 of 2 sources');
+      await expect.poll(() => button.innerText()).toBe('0 of 4 sources');
       await page.keyboard.press('Escape');
       await popover.waitFor({ state: 'hidden' });
       const sent = queries.length;

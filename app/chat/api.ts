@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { feedbackResponseSchema, type FeedbackRequestInput } from '../../common/api/feedback';
 import { llmListResponseSchema } from '../../common/api/llms';
 import { membersResponseSchema } from '../../common/api/members';
+import { searchableSourcesResponseSchema } from '../../common/api/sources';
 import {
   chatHistoryResponseSchema,
   createMessageResponseSchema,
@@ -11,17 +12,21 @@ import {
   topicMembersResponseSchema,
   topicsResponseSchema,
   topicSummarySchema,
+  TOPICS_PAGE_SIZE,
   type CreateMessageRequestInput,
+  type TopicType,
   type TopicUpdateRequest,
 } from '../../common/api/topics';
 import { MEMBER_SEARCH_PAGE } from '../../common/limits';
 import { apiRequest } from '../api/client';
 
+export const SOURCES_QUERY_KEY = ['sources'] as const;
+
 export const chatKeys = {
   all: ['chat'] as const,
   history: ['chat', 'history'] as const,
   topic: (id: string) => ['chat', 'topic', id] as const,
-  topics: (query: string) => ['chat', 'topics', query] as const,
+  topics: (kind: TopicType, query: string) => ['chat', 'topics', kind, query] as const,
   topicsRoot: ['chat', 'topics'] as const,
   llms: ['chat', 'llms'] as const,
   members: (id: string) => ['chat', 'topic-members', id] as const,
@@ -54,18 +59,33 @@ export function useTopic(id: string) {
   });
 }
 
-/** `GET /topics` (My topics), first page, filtered by title. */
-export function useMyTopics(query: string) {
-  return useQuery({
-    queryKey: chatKeys.topics(query),
-    queryFn: ({ signal }) =>
+/**
+ * `GET /topics` of one kind, filtered by title, page after page as the sidebar scrolls (spec §4.6: the page counter
+ * goes up by one). A page shorter than TOPICS_PAGE_SIZE is the last.
+ */
+export function useTopicList(kind: TopicType, query: string, enabled = true) {
+  return useInfiniteQuery({
+    queryKey: chatKeys.topics(kind, query),
+    enabled,
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) =>
       apiRequest('topics', {
         schema: topicsResponseSchema,
-        query: { page: 1, topic_type: 'MY_TOPICS', query: query || undefined },
+        query: { page: pageParam, topic_type: kind, query: query || undefined },
         signal,
       }),
-    placeholderData: (previous) => previous,
+    getNextPageParam: (page, pages) => (page.topics.length < TOPICS_PAGE_SIZE ? null : pages.length + 1),
+    placeholderData: keepPreviousData,
     staleTime: 30_000,
+  });
+}
+
+/** `GET /sources`: the apps the member can search, with how many documents of each they may read. */
+export function useSearchableSources() {
+  return useQuery({
+    queryKey: SOURCES_QUERY_KEY,
+    queryFn: ({ signal }) => apiRequest('sources', { schema: searchableSourcesResponseSchema, signal }),
+    staleTime: 60_000,
   });
 }
 

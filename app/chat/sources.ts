@@ -13,6 +13,8 @@ export type ScopeOptions = {
   files: boolean;
   /** Verified answers (the answers flag). */
   answers: boolean;
+  /** Indexed documents the member may read, by app shortname, 'files' and 'verified_answers' (GET /sources). */
+  numDocs?: Readonly<Record<string, number>>;
 };
 
 export type ScopeState = {

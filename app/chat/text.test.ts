@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isBlank, placeholderWordDelay, sendsOnEnter, truncate, typedPlaceholder } from './text';
+import {
+  abbreviateCount,
+  isBlank,
+  placeholderWordDelay,
+  sendsOnEnter,
+  truncate,
+  typedPlaceholder,
+} from './text';
 
 const key = { key: 'Enter', ctrlKey: false, metaKey: false, shiftKey: false, altKey: false };
 
@@ -39,5 +46,17 @@ describe('the typed placeholder', () => {
     expect(typedPlaceholder('Ask anything about work', 0)).toBe('');
     expect(typedPlaceholder('Ask anything about work', 2)).toBe('Ask anything');
     expect(typedPlaceholder('Ask anything about work', 9)).toBe('Ask anything about work');
+  });
+});
+
+describe('abbreviateCount', () => {
+  it('writes k above 999 and m above a million', () => {
+    expect(abbreviateCount(0)).toBe('0');
+    expect(abbreviateCount(999)).toBe('999');
+    expect(abbreviateCount(1000)).toBe('1k');
+    expect(abbreviateCount(1250)).toBe('1.3k');
+    expect(abbreviateCount(48_700)).toBe('49k');
+    expect(abbreviateCount(1_000_000)).toBe('1000k');
+    expect(abbreviateCount(2_400_000)).toBe('2.4m');
   });
 });

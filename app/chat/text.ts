@@ -1,5 +1,10 @@
 // Small text rules of the conversation view.
-import { PLACEHOLDER_TYPING_START_MS, PLACEHOLDER_TYPING_STEP_MS } from '../../common/limits';
+import {
+  COUNT_MILLION_ABOVE,
+  COUNT_THOUSAND_ABOVE,
+  PLACEHOLDER_TYPING_START_MS,
+  PLACEHOLDER_TYPING_STEP_MS,
+} from '../../common/limits';
 
 /** Cuts a title to `max` characters with an ellipsis (spec: references 20, sidebar topics 30). */
 export function truncate(text: string, max: number): string {
@@ -42,4 +47,12 @@ export function placeholderWordDelay(index: number): number {
 /** The placeholder after `words` words have been typed. */
 export function typedPlaceholder(full: string, words: number): string {
   return full.split(' ').slice(0, words).join(' ');
+}
+
+/** Spec shell-and-account §9: counts read 'k' above 999 and 'm' above a million, one decimal where it says something. */
+export function abbreviateCount(count: number): string {
+  const scaled = (value: number, unit: string) => `${Number(value.toFixed(value < 10 ? 1 : 0))}${unit}`;
+  if (count > COUNT_MILLION_ABOVE) return scaled(count / 1_000_000, 'm');
+  if (count > COUNT_THOUSAND_ABOVE) return scaled(count / 1000, 'k');
+  return String(count);
 }

@@ -16,7 +16,8 @@ interface AuthLayoutProps {
 export function AuthLayout({ children }: AuthLayoutProps) {
   return (
     <Box mih="100vh" style={{ display: 'flex' }}>
-      <Center flex={1} p="xl" bg="white">
+      {/* miw 0: the form's column may shrink below its 400 px on a phone instead of pushing the page sideways */}
+      <Center flex={1} miw={0} p="xl" bg="white">
         <Stack w={400} maw="100%" gap="xl">
           <Group gap="xs">
             <ThemeIcon size="lg" radius="md" variant="gradient" gradient={{ from: 'indigo', to: 'violet' }}>

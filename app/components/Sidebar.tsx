@@ -1,38 +1,67 @@
-import { Anchor, Avatar, Box, Divider, Group, Menu, NavLink, Stack, Text } from '@mantine/core';
+import { ActionIcon, Anchor, Avatar, Box, Divider, Group, Menu, NavLink, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconLogout, IconSearch, IconSettings, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconHelpCircle,
+  IconLayoutSidebarLeftCollapse,
+  IconLogout,
+  IconPuzzle,
+  IconSearch,
+  IconSettings,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import { Fragment } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { shell } from '../../common/strings';
 import { useOrg } from '../api/org';
-import { logout, useSignedInUser } from '../auth/session';
-import { searchCopy } from '../strings';
+import { isFlagOn, logout, useSignedInUser } from '../auth/session';
+import { searchCopy, sidebarLayoutCopy } from '../strings';
+import { SUPPORT_LINKS } from '../config';
 import { settingsGroups } from './settings-groups';
 import { APPS_ENTRY, AppErrorMarker, hasAppErrors } from './apps/AppErrorMarker';
 import { useApps } from './apps/apps-api';
 import { SidebarTopics } from './SidebarTopics';
 import { InviteMembersDialog } from './invite/InviteMembersDialog';
+import { FeatureRequestDialog } from './FeatureRequestDialog';
+import { supportLinks } from './support-links';
+import classes from './shell.module.css';
 
-/** The sidebar (spec §2.8), so far its top, My topics, and its footer's Settings and Invite. */
-export function Sidebar() {
+/**
+ * The sidebar (spec §2.8): the workspace link and the control that closes the sidebar, the topic lists, and the
+ * footer (Settings, Invite, Install Extension, Support).
+ */
+export function Sidebar({ onClose }: { onClose(): void }) {
   const user = useSignedInUser();
   const org = useOrg();
   const navigate = useNavigate();
   const [inviting, invite] = useDisclosure(false);
+  const [requesting, request] = useDisclosure(false);
+  const links = supportLinks(SUPPORT_LINKS, isFlagOn(user, 'earn500'));
   const groups = settingsGroups(user, Boolean(org.data?.exploToken));
   const apps = useApps();
   const appErrors = hasAppErrors(apps.data?.apps ?? [], user);
 
   return (
     <Stack h="100%" justify="space-between" gap="md">
-      <Anchor component={Link} to="/" c="inherit" underline="never">
-        <Group gap="sm" wrap="nowrap">
-          <Avatar src={user.org.logo} radius="md" color="indigo" name={user.org.name} size={32} />
-          <Text fw={700} size="lg" truncate data-testid="workspace-name">
-            {user.org.name}
-          </Text>
-        </Group>
-      </Anchor>
+      <Group gap="xs" wrap="nowrap" justify="space-between">
+        <Anchor component={Link} to="/" c="inherit" underline="never" miw={0}>
+          <Group gap="sm" wrap="nowrap" mih={40}>
+            <Avatar src={user.org.logo} radius="md" color="indigo" name={user.org.name} size={32} />
+            <Text fw={700} size="lg" truncate data-testid="workspace-name">
+              {user.org.name}
+            </Text>
+          </Group>
+        </Anchor>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size={40}
+          onClick={onClose}
+          aria-label={sidebarLayoutCopy.CLOSE_SIDEBAR}
+          data-testid="sidebar-close"
+        >
+          <IconLayoutSidebarLeftCollapse size={20} />
+        </ActionIcon>
+      </Group>
 
       <SidebarTopics />
 
@@ -43,7 +72,7 @@ export function Sidebar() {
           label={searchCopy.NAV}
           leftSection={<IconSearch size={18} />}
           data-testid="sidebar-search"
-          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          className={classes.navItem}
         />
         <Divider mb={4} />
         <Menu position="right-end" width={240} shadow="md" withinPortal>
@@ -54,7 +83,7 @@ export function Sidebar() {
               leftSection={<IconSettings size={18} />}
               rightSection={appErrors && <AppErrorMarker />}
               data-testid="sidebar-settings"
-              style={{ borderRadius: 'var(--mantine-radius-md)' }}
+              className={classes.navItem}
             />
           </Menu.Target>
           <Menu.Dropdown data-testid="settings-panel">
@@ -92,8 +121,44 @@ export function Sidebar() {
           leftSection={<IconUserPlus size={18} />}
           onClick={invite.open}
           data-testid="sidebar-invite"
-          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          className={classes.navItem}
         />
+        <NavLink
+          component={Link}
+          to="/browser-extension"
+          label={shell.SIDEBAR_INSTALL_EXTENSION}
+          leftSection={<IconPuzzle size={18} />}
+          data-testid="sidebar-install-extension"
+          className={classes.navItem}
+        />
+        <Menu position="right-end" width={240} shadow="md" withinPortal>
+          <Menu.Target>
+            <NavLink
+              component="button"
+              label={shell.SUPPORT}
+              leftSection={<IconHelpCircle size={18} />}
+              data-testid="sidebar-support"
+              className={classes.navItem}
+            />
+          </Menu.Target>
+          <Menu.Dropdown data-testid="support-menu">
+            {links.map((link) => (
+              <Menu.Item
+                key={link.testId}
+                component="a"
+                href={link.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid={link.testId}
+              >
+                {link.label}
+              </Menu.Item>
+            ))}
+            <Menu.Item onClick={request.open} data-testid="support-request-feature">
+              {shell.REQUEST_FEATURE}
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
         <Group gap="sm" wrap="nowrap" px="xs" pt="xs">
           <Avatar
             src={user.metadata.photoUrl}
@@ -108,6 +173,7 @@ export function Sidebar() {
         </Group>
       </Stack>
       <InviteMembersDialog opened={inviting} onClose={invite.close} />
+      <FeatureRequestDialog opened={requesting} onClose={request.close} />
     </Stack>
   );
 }

@@ -1,7 +1,8 @@
 import { VisuallyHidden } from '@mantine/core';
-import { useMemo } from 'react';
-import { useLocation, useSearchParams } from 'react-router';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useChatHistory } from '../chat/api';
+import { opensCleared } from '../chat/new-topic';
 import { askChoicesOf, OMNIBOX_PARAM, QUESTION_PARAM } from '../chat/question-address';
 import { chatCopy } from '../strings';
 import { ChatView } from './chat/ChatView';
@@ -11,6 +12,12 @@ export function ChatScreen() {
   const history = useChatHistory();
   const [params, setParams] = useSearchParams();
   const { state } = useLocation();
+  const navigate = useNavigate();
+  // Opened by 'New topic' elsewhere: cleared once. The address forgets it, so a reload shows the history again.
+  const [startCleared] = useState(() => opensCleared(state));
+  useEffect(() => {
+    if (opensCleared(state)) void navigate('.', { replace: true, state: null });
+  }, [state, navigate]);
   const messages = useMemo(
     () => (history.data?.pages ?? []).flatMap((page) => page.history).reverse(),
     [history.data],
@@ -65,6 +72,7 @@ export function ChatScreen() {
         older={older}
         showOnboarding
         initialQuestion={initialQuestion}
+        startCleared={startCleared}
       />
     </>
   );

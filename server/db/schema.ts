@@ -856,6 +856,20 @@ export const feedback = pgTable(
   ],
 );
 
+/** Feature requests members send from the sidebar's Support menu (spec shell-and-account §2.8, §5); admins read them. */
+export const featureRequests = pgTable(
+  'feature_requests',
+  {
+    id: id(),
+    orgId: orgId(),
+    // kept (set null) when the member goes: the request still stands
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    text: text('text').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('feature_requests_org_created_idx').on(t.orgId, t.createdAt)],
+);
+
 /** Search result pins: object_id shown first for query q. */
 export const pins = pgTable(
   'pins',
@@ -1107,6 +1121,7 @@ export type NewNotification = typeof notifications.$inferInsert;
 export type NotificationPreference = typeof notificationPreferences.$inferSelect;
 export type NewNotificationPreference = typeof notificationPreferences.$inferInsert;
 export type Feedback = typeof feedback.$inferSelect;
+export type FeatureRequest = typeof featureRequests.$inferSelect;
 export type NewFeedback = typeof feedback.$inferInsert;
 export type Pin = typeof pins.$inferSelect;
 export type NewPin = typeof pins.$inferInsert;

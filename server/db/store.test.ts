@@ -293,6 +293,10 @@ const fixtures: Fixtures = {
     }),
     patch: { rating: -1, comment: 'wrong source', referencesFeedback: { r1: -1 } },
   },
+  featureRequests: {
+    row: (c) => ({ orgId: c.ids.orgs, userId: c.ids.users, text: 'Dark mode, please' }),
+    patch: { text: 'A dark mode for the sidebar' },
+  },
   pins: {
     row: (c) => ({ orgId: c.ids.orgs, objectId: c.ids.documents, q: 'vpn', pinnedBy: c.ids.users }),
     patch: { q: 'wireguard' },

@@ -1,10 +1,12 @@
 // The sidebar's topic lists (spec shell-and-account §2.8, §3 Topic list kinds, §7.3 GET /topics).
 import { and, desc, eq, exists, ilike, inArray, isNull, ne, or, sql, type SQL } from 'drizzle-orm';
 import { TOPICS_PAGE_SIZE, type TopicsQuery, type TopicsResponse } from '../../common/api/topics';
+import { parseFlags } from '../../common/flags';
 import type { Viewer } from '../context';
 import { botAdmins, bots, messages, topicMembers, topics } from '../db/schema';
 import type { DbOrTx } from '../db/store';
 import { presentTopicListItem } from '../presenters/topic';
+import { loadTopicOrg } from './access';
 
 /** A LIKE pattern that finds `text` anywhere, with the pattern characters in it taken literally. */
 function containing(text: string): string {
@@ -58,8 +60,15 @@ function managedBotIds(db: DbOrTx, viewer: Viewer, botId: string | undefined) {
     );
 }
 
-/** One page of the viewer's topics of one kind, most recent activity first. */
+/**
+ * One page of the viewer's topics of one kind, most recent activity first. 'Shared with me' is a list of the
+ * multiplayer feature: with the org's flag off it is empty (the topics themselves stay readable by their members).
+ */
 export async function listTopics(db: DbOrTx, viewer: Viewer, query: TopicsQuery): Promise<TopicsResponse> {
+  if (query.topic_type === 'SHARED_WITH_ME') {
+    const org = await loadTopicOrg(db, viewer.orgId);
+    if (!parseFlags(org.flags).multiplayerEnabled) return { topics: [] };
+  }
   const conditions: (SQL | undefined)[] = [eq(topics.orgId, viewer.orgId), eq(topics.archived, false)];
   switch (query.topic_type) {
     case 'MY_TOPICS':

@@ -143,94 +143,97 @@ export function MembersScreen() {
       )}
 
       <Paper withBorder radius="lg">
-        <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover data-testid="members-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{membersCopy.NAME}</Table.Th>
-              <Table.Th>{membersCopy.ROLE}</Table.Th>
-              <Table.Th>{membersCopy.STATUS}</Table.Th>
-              <Table.Th w={60}>
-                <VisuallyHidden>{membersCopy.ACTIONS}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {list.data?.members.length === 0 && (
+        {/* On a phone the table scrolls inside its frame, not the whole page sideways. */}
+        <Table.ScrollContainer minWidth={480}>
+          <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover data-testid="members-table">
+            <Table.Thead>
               <Table.Tr>
-                <Table.Td colSpan={4}>
-                  <Text c="dimmed" ta="center" py="md">
-                    {membersCopy.NO_MEMBERS}
-                  </Text>
-                </Table.Td>
+                <Table.Th>{membersCopy.NAME}</Table.Th>
+                <Table.Th>{membersCopy.ROLE}</Table.Th>
+                <Table.Th>{membersCopy.STATUS}</Table.Th>
+                <Table.Th w={60}>
+                  <VisuallyHidden>{membersCopy.ACTIONS}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
-            )}
-            {list.data?.members.map((member) => {
-              const self = member.user_id === user.userId;
-              const actions = actionsFor(member, self);
-              return (
-                <Table.Tr key={member.user_id} data-testid="member-row" data-email={member.email}>
-                  <Table.Td>
-                    <Group gap="sm" wrap="nowrap">
-                      <Avatar
-                        src={member.icon}
-                        radius="xl"
-                        name={member.name ?? member.email}
-                        color="initials"
-                      />
-                      <Stack gap={0}>
-                        <Text size="sm" fw={500}>
-                          {member.name ?? shell.INVITED_USER}
-                          {self && (
-                            <Text span c="dimmed" size="sm">
-                              {` (${membersCopy.YOU})`}
-                            </Text>
-                          )}
-                        </Text>
-                        <Text size="xs" c="dimmed">
-                          {member.email}
-                        </Text>
-                      </Stack>
-                    </Group>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{member.admin ? inviteCopy.ROLE_ADMIN : inviteCopy.ROLE_MEMBER}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" color={STATUS_COLORS[member.status]}>
-                      {MEMBER_STATUS_LABELS[member.status]}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {actions.length > 0 && (
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon
-                            variant="subtle"
-                            color="gray"
-                            aria-label={`${membersCopy.ACTIONS}: ${member.email}`}
-                          >
-                            <IconDots size={18} />
-                          </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          {actions.map((action) => (
-                            <Menu.Item
-                              key={action}
-                              color={DESTRUCTIVE.has(action) ? 'red' : undefined}
-                              onClick={() => setPending({ member, action })}
-                            >
-                              {ACTION_LABELS[action]}
-                            </Menu.Item>
-                          ))}
-                        </Menu.Dropdown>
-                      </Menu>
-                    )}
+            </Table.Thead>
+            <Table.Tbody>
+              {list.data?.members.length === 0 && (
+                <Table.Tr>
+                  <Table.Td colSpan={4}>
+                    <Text c="dimmed" ta="center" py="md">
+                      {membersCopy.NO_MEMBERS}
+                    </Text>
                   </Table.Td>
                 </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
+              )}
+              {list.data?.members.map((member) => {
+                const self = member.user_id === user.userId;
+                const actions = actionsFor(member, self);
+                return (
+                  <Table.Tr key={member.user_id} data-testid="member-row" data-email={member.email}>
+                    <Table.Td>
+                      <Group gap="sm" wrap="nowrap">
+                        <Avatar
+                          src={member.icon}
+                          radius="xl"
+                          name={member.name ?? member.email}
+                          color="initials"
+                        />
+                        <Stack gap={0}>
+                          <Text size="sm" fw={500}>
+                            {member.name ?? shell.INVITED_USER}
+                            {self && (
+                              <Text span c="dimmed" size="sm">
+                                {` (${membersCopy.YOU})`}
+                              </Text>
+                            )}
+                          </Text>
+                          <Text size="xs" c="dimmed">
+                            {member.email}
+                          </Text>
+                        </Stack>
+                      </Group>
+                    </Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{member.admin ? inviteCopy.ROLE_ADMIN : inviteCopy.ROLE_MEMBER}</Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={STATUS_COLORS[member.status]}>
+                        {MEMBER_STATUS_LABELS[member.status]}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {actions.length > 0 && (
+                        <Menu position="bottom-end" withinPortal>
+                          <Menu.Target>
+                            <ActionIcon
+                              variant="subtle"
+                              color="gray"
+                              aria-label={`${membersCopy.ACTIONS}: ${member.email}`}
+                            >
+                              <IconDots size={18} />
+                            </ActionIcon>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            {actions.map((action) => (
+                              <Menu.Item
+                                key={action}
+                                color={DESTRUCTIVE.has(action) ? 'red' : undefined}
+                                onClick={() => setPending({ member, action })}
+                              >
+                                {ACTION_LABELS[action]}
+                              </Menu.Item>
+                            ))}
+                          </Menu.Dropdown>
+                        </Menu>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
       </Paper>
 
       {pages > 1 && <Pagination total={pages} value={page} onChange={setPage} />}

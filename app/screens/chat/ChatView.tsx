@@ -37,6 +37,7 @@ import {
   type ScopeState,
 } from '../../chat/sources';
 import { useScopeOptions } from '../../chat/scope-options';
+import { NEW_TOPIC_STATE, useNewTopic } from '../../chat/new-topic';
 import {
   activeExchange,
   ask,
@@ -91,6 +92,8 @@ export type ChatViewProps = {
    * where it was typed (the homepage); called back once asked.
    */
   initialQuestion?: { query: string; choices?: AskChoices; onAsked(): void };
+  /** Open with the screen cleared for a new topic ('New topic' pressed on a topic's page). */
+  startCleared?: boolean;
 };
 
 export function ChatView(props: ChatViewProps) {
@@ -109,15 +112,17 @@ export function ChatView(props: ChatViewProps) {
     [allExchanges, conversationId],
   );
   const items = useMemo(() => mergeMessages(messages, live), [messages, live]);
+  const fresh = useNewTopic(items, live, props.startCleared ?? false);
   const [titles, setTitles] = useState<Record<string, string>>({});
-  const groups = useMemo(() => groupByTopic(items, titles), [items, titles]);
+  const groups = useMemo(() => groupByTopic(fresh.items, titles), [fresh.items, titles]);
   const previous = useMemo(
-    () => (topic ? { id: topic.id, title: topic.title } : latestConversation(items)),
-    [topic, items],
+    () => (topic ? { id: topic.id, title: topic.title } : latestConversation(fresh.items)),
+    [topic, fresh.items],
   );
+  const continueTopic = useCallback((id: string) => navigate(`/topic/${id}`), [navigate]);
 
   const [text, setText] = useState('');
-  const [newTopic, setNewTopic] = useState(false);
+  const newTopic = fresh.pressed;
   const multiplayer = isFlagOn(user, 'multiplayerEnabled');
   const [tagged, setTagged] = useState<TaggedMember[]>([]);
   const sendingToColleagues = useRef(false);
@@ -215,7 +220,6 @@ export function ChatView(props: ChatViewProps) {
     stickToBottom.current = true;
     setText('');
     setTagged([]);
-    setNewTopic(false);
     refreshTopicLists(queryClient);
     await queryClient.invalidateQueries({ queryKey: chatKeys.all });
     if (topic && conversationId !== topic.id) navigate(`/topic/${conversationId}`);
@@ -262,7 +266,6 @@ export function ChatView(props: ChatViewProps) {
         setText('');
         setAttachments(NO_ATTACHMENTS);
       }
-      setNewTopic(false);
     },
     [
       attachments,
@@ -388,7 +391,7 @@ export function ChatView(props: ChatViewProps) {
     <Box className={classes.screen}>
       <div className={classes.scroller} ref={scroller} onScroll={onScroll} data-testid="conversation">
         <Stack gap={0} className={classes.column}>
-          {older?.hasMore && (
+          {older?.hasMore && !fresh.cleared && (
             <Center ref={sentinel} py="sm">
               {older.loading && (
                 <Group gap="xs">
@@ -400,7 +403,7 @@ export function ChatView(props: ChatViewProps) {
               )}
             </Center>
           )}
-          {props.showOnboarding && !older?.hasMore && !props.loading && (
+          {props.showOnboarding && !older?.hasMore && !props.loading && !fresh.cleared && (
             <OnboardingMessage user={user} onAsk={(query) => submit(query, { fromInput: false })} />
           )}
           {props.loading && (
@@ -436,6 +439,11 @@ export function ChatView(props: ChatViewProps) {
                     hideRelatedSearches={isFlagOn(user, 'hideRelatedSearches')}
                     fileDates={props.fileDates}
                     onAsk={askFromMessage}
+                    onContinueTopic={
+                      !topic && !pendingTopic && group.conversationId !== previous?.id
+                        ? continueTopic
+                        : undefined
+                    }
                   />
                 ))}
               </Fragment>
@@ -467,8 +475,12 @@ export function ChatView(props: ChatViewProps) {
             generatingHere={generatingHere}
             busyElsewhere={active !== undefined && !generatingHere}
             newTopic={newTopic}
-            canStartNewTopic={previous !== null}
-            onNewTopicChange={setNewTopic}
+            canStartNewTopic={newTopic ? items.length > 0 : fresh.items.length > 0}
+            onNewTopicChange={(value) => {
+              if (!value) fresh.resume();
+              else if (topic) navigate('/chat', { state: NEW_TOPIC_STATE });
+              else fresh.start();
+            }}
             scope={scope}
             scopeOptions={scopeOptions}
             aiOnlyDisabled={isFlagOn(user, 'aiOnlyDisabled')}

@@ -4,6 +4,7 @@ import {
   Avatar,
   Badge,
   Box,
+  Button,
   Collapse,
   Group,
   Loader,
@@ -15,6 +16,7 @@ import {
 } from '@mantine/core';
 import {
   IconAlertTriangle,
+  IconArrowForwardUp,
   IconArrowRight,
   IconCheck,
   IconChevronDown,
@@ -41,6 +43,7 @@ import {
   chat as chatStrings,
   feedback as feedbackStrings,
   files as fileStrings,
+  topics as topicStrings,
 } from '../../../common/strings';
 import type { Exchange } from '../../chat/answer-state';
 import { sendFeedback } from '../../chat/api';
@@ -304,6 +307,8 @@ type Props = {
   /** Read through a public link: no feedback, and previews show only what the answer cited. */
   publicView?: boolean;
   onAsk(query: string): void;
+  /** Present on answers of an earlier topic on /chat: 'Continue Topic' opens that topic to go on there. */
+  onContinueTopic?(conversationId: string): void;
 };
 
 /**
@@ -326,6 +331,7 @@ function MessageContent({
   focused,
   publicView = false,
   onAsk,
+  onContinueTopic,
   fileDates,
 }: Props) {
   if (message.sender === 'USER') {
@@ -428,6 +434,19 @@ function MessageContent({
           <Group gap={2} data-testid="answer-actions">
             <CopyAction text={message.messageText} references={message.references} />
             {!publicView && <FeedbackActions answer={message} />}
+            {onContinueTopic && (
+              <Button
+                variant="subtle"
+                color="gray"
+                size="compact-sm"
+                fz="xs"
+                leftSection={<IconArrowForwardUp size={14} />}
+                onClick={() => onContinueTopic(message.conversation_id)}
+                data-testid="continue-topic"
+              >
+                {topicStrings.CONTINUE_TOPIC}
+              </Button>
+            )}
           </Group>
         )}
         {!pending && !hideRelatedSearches && message.status === 'SUCCESS' && (

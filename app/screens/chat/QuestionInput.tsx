@@ -34,6 +34,7 @@ import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type R
 import type { Member } from '../../../common/api/members';
 import { QUERY_MAX_CHARS, type SearchScope } from '../../../common/api/chat';
 import type { LlmListResponse, LlmOption } from '../../../common/api/llms';
+import { ReferenceSource } from '../../../common/api/messages';
 import { getApp, SOURCE_FILTER_APPS, type AppShortname } from '../../../common/catalogue';
 import {
   DISPLAY_NAME_MAX_CHARS,
@@ -68,26 +69,42 @@ import {
   type ScopeOptions,
   type ScopeState,
 } from '../../chat/sources';
-import { placeholderWordDelay, sendsOnEnter, truncate, typedPlaceholder } from '../../chat/text';
+import {
+  abbreviateCount,
+  placeholderWordDelay,
+  sendsOnEnter,
+  truncate,
+  typedPlaceholder,
+} from '../../chat/text';
 import { QUERY_SOFT_LIMIT_CHARS } from '../../config';
 import { chatCopy } from '../../strings';
 import classes from './chat.module.css';
 
+/** One source of the picker, with how many of its documents the member may read (counted by the server). */
 function SourceCheckbox({
   label,
   checked,
   onChange,
+  numDocs,
   action,
 }: {
   label: string;
   checked: boolean;
   onChange(): void;
+  numDocs: number | undefined;
   action?: ReactNode;
 }) {
   return (
-    <Group justify="space-between" wrap="nowrap" gap="xs">
+    <Group justify="space-between" wrap="nowrap" gap="xs" data-testid="source-row">
       <Checkbox label={label} checked={checked} onChange={onChange} data-testid="source-option" />
-      {action}
+      <Group gap={6} wrap="nowrap">
+        {action}
+        {numDocs !== undefined && (
+          <Text size="xs" c="dimmed" title={chatCopy.sourceDocuments(numDocs)} data-testid="source-count">
+            {abbreviateCount(numDocs)}
+          </Text>
+        )}
+      </Group>
     </Group>
   );
 }
@@ -106,7 +123,7 @@ function SourcesPopover({
   onSpecify(app: string): void;
 }) {
   return (
-    <Popover position="top-start" shadow="md" withinPortal width={280}>
+    <Popover position="top-start" shadow="md" withinPortal width={300}>
       <Popover.Target>
         <Button
           variant="subtle"
@@ -137,6 +154,7 @@ function SourcesPopover({
                     label={truncate(name, SOURCE_NAME_MAX_CHARS)}
                     checked={isAppSelected(scope, app)}
                     onChange={() => onChange(toggleApp(scope, options, app))}
+                    numDocs={options.numDocs?.[app]}
                     action={
                       specifyEnabled && SOURCE_FILTER_APPS.has(app as AppShortname) ? (
                         <Button
@@ -157,6 +175,7 @@ function SourcesPopover({
                   label={chatCopy.SOURCE_FILES}
                   checked={scope.files}
                   onChange={() => onChange(toggleFiles(scope))}
+                  numDocs={options.numDocs?.[ReferenceSource.files]}
                 />
               )}
               {options.answers && (
@@ -164,6 +183,7 @@ function SourcesPopover({
                   label={chatCopy.SOURCE_ANSWERS}
                   checked={scope.answers}
                   onChange={() => onChange(toggleAnswers(scope))}
+                  numDocs={options.numDocs?.[ReferenceSource.verifiedAnswers]}
                 />
               )}
             </Stack>
@@ -399,6 +419,35 @@ function useMentions(
   return { suggestions, highlight, pick, onKeyDown, track };
 }
 
+/**
+ * Send, or Stop while this view's answer is generated (spec asking-questions §4 Stop). One element whatever it does,
+ * so it stays where it is, the same size, through a whole streamed answer: the pointer on it is not lost.
+ */
+function SendOrStop(props: {
+  generating: boolean;
+  onSend(): void;
+  onStop(): void;
+  tooltip: string;
+  sendDisabled: boolean;
+}) {
+  const { generating } = props;
+  return (
+    <Tooltip label={generating ? chatCopy.STOP : props.tooltip} withinPortal>
+      <ActionIcon
+        size={40}
+        radius="xl"
+        color={generating ? 'dark' : undefined}
+        onClick={generating ? props.onStop : props.onSend}
+        disabled={!generating && props.sendDisabled}
+        aria-label={generating ? chatCopy.STOP : chatCopy.SEND}
+        data-testid={generating ? 'stop' : 'send'}
+      >
+        {generating ? <IconPlayerStopFilled size={16} /> : <IconArrowUp size={18} />}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
 /** The placeholder typed out word by word once the box appears. */
 function useTypedPlaceholder(full: string): string {
   const [words, setWords] = useState(0);
@@ -565,42 +614,19 @@ export function QuestionInput(props: QuestionInputProps) {
             onSelect={props.onLlmChange}
             onPaywall={props.onPaywall}
           />
-          {props.generatingHere ? (
-            <Tooltip label={chatCopy.STOP} withinPortal>
-              <ActionIcon
-                size="lg"
-                radius="xl"
-                color="dark"
-                onClick={props.onStop}
-                aria-label={chatCopy.STOP}
-                data-testid="stop"
-              >
-                <IconPlayerStopFilled size={16} />
-              </ActionIcon>
-            </Tooltip>
-          ) : (
-            <Tooltip
-              label={
-                props.busyElsewhere
-                  ? chatStrings.WAIT_FOR_CURRENT_ANSWER
-                  : notice?.blocks
-                    ? notice.text
-                    : chatCopy.SEND
-              }
-              withinPortal
-            >
-              <ActionIcon
-                size="lg"
-                radius="xl"
-                onClick={props.onSend}
-                disabled={props.busyElsewhere || text.trim() === '' || notice?.blocks === true}
-                aria-label={chatCopy.SEND}
-                data-testid="send"
-              >
-                <IconArrowUp size={18} />
-              </ActionIcon>
-            </Tooltip>
-          )}
+          <SendOrStop
+            generating={props.generatingHere}
+            onSend={props.onSend}
+            onStop={props.onStop}
+            tooltip={
+              props.busyElsewhere
+                ? chatStrings.WAIT_FOR_CURRENT_ANSWER
+                : notice?.blocks
+                  ? notice.text
+                  : chatCopy.SEND
+            }
+            sendDisabled={props.busyElsewhere || text.trim() === '' || notice?.blocks === true}
+          />
         </Group>
       </Group>
       {notice && (

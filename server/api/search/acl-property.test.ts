@@ -1,10 +1,11 @@
 // Property: across random users, groups, ACLs and queries, nothing the search service answers (hits, facet
-// counts, suggestions, corrections, previews) ever comes from a document the user may not read, and every
-// readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 500 queries. Then
-// revocations, deletions and group changes: the next preview and suggestion already follow them.
+// counts, source-picker counts, suggestions, corrections, previews) ever comes from a document the user may not
+// read, and every readable matching document is counted and findable. 50 users, 20 groups, 5,000 documents, 500
+// queries. Then revocations, deletions and group changes: the next preview and suggestion already follow them.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutosuggestResponse, HitsStatResponse, SearchResponse } from '../../../common/api/search';
+import type { SearchableSourcesResponse } from '../../../common/api/sources';
 import { aclGroupMembers, type Org, type User } from '../../db/schema';
 import { deleteDocuments, setDocumentAcl, upsertDocuments, type IndexDocument } from '../../search';
 import { lexemesOf, pick, sample } from '../../search/testing';
@@ -216,6 +217,21 @@ describe('the search service under random ACLs', () => {
     // the comparison above must have covered many queries in full
     expect(pagedThrough).toBeGreaterThan(QUERIES / 3);
   }, 900_000);
+
+  it('counts for the source picker exactly the documents each member reads, per app', async () => {
+    for (const user of members) {
+      const numDocs = new Map<string, number>();
+      for (const doc of docs)
+        if (canRead(user, doc)) numDocs.set(doc.source, (numDocs.get(doc.source) ?? 0) + 1);
+      const res = await request(user, 'GET', 'sources');
+      expect(res.statusCode, user.email).toBe(200);
+      expect(res.json<SearchableSourcesResponse>(), user.email).toEqual({
+        apps: [...numDocs.keys()].sort().map((appName) => ({ appName, numDocs: numDocs.get(appName) })),
+        files: { numDocs: 0 },
+        answers: { numDocs: 0 },
+      });
+    }
+  });
 
   it('follows every revocation, deletion and group change on the next preview and suggestion', async () => {
     const random = seededRandom(7);

@@ -138,6 +138,24 @@ describe('GET /topics', () => {
     expect((await listOf(owen, '?topic_type=SHARED_WITH_ME')).map((t) => t.topicId)).not.toContain(shared.id);
   });
 
+  it('SHARED_WITH_ME is empty while the org has multiplayer off, and lists again once it is on', async () => {
+    const { db } = server.store;
+    const shared = await createTopic(db, owen, { topicTitle: 'Shared while it was on', members: [mia] });
+    const flags = (await db.select({ flags: orgs.flags }).from(orgs).where(eq(orgs.id, acme.id)))[0]!.flags;
+    await db
+      .update(orgs)
+      .set({ flags: { ...flags, multiplayerEnabled: false } })
+      .where(eq(orgs.id, acme.id));
+    try {
+      expect(await listOf(mia, '?topic_type=SHARED_WITH_ME')).toEqual([]);
+      // the topic itself is still hers to open
+      expect((await call(mia, 'GET', `/topics/topicById/${shared.id}`)).statusCode).toBe(200);
+    } finally {
+      await db.update(orgs).set({ flags }).where(eq(orgs.id, acme.id));
+    }
+    expect((await listOf(mia, '?topic_type=SHARED_WITH_ME')).map((t) => t.topicId)).toContain(shared.id);
+  });
+
   it('MANAGED_BOTS lists conversations of the managed bots the viewer administers', async () => {
     const { db } = server.store;
     const [helpdesk] = await db
