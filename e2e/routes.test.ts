@@ -6,7 +6,7 @@ import { LOGIN_TOKENS_STORAGE_KEY } from '../common/api/session';
 import type { LoginTokens } from '../common/api/session';
 import { auth, shell } from '../common/strings';
 import { launchBrowser, seedSession, startScout } from './harness';
-import { publicTopicCopy } from '../app/strings';
+import { publicTopicCopy, workspaceSettingsCopy } from '../app/strings';
 
 type Scout = Awaited<ReturnType<typeof startScout>>;
 type Browser = Awaited<ReturnType<typeof launchBrowser>>;
@@ -43,7 +43,7 @@ const USERS = {
 type UserName = keyof typeof USERS;
 
 const ADMIN_SCREENS: Array<[path: string, heading: string]> = [
-  ['/admin/appearance', 'Appearance'],
+  ['/admin/appearance', workspaceSettingsCopy.TITLE],
   ['/admin/members', 'Members'],
   ['/admin/members/invited', 'Members'],
   ['/admin/directory-sync', 'Directory Sync'],
