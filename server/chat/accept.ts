@@ -28,6 +28,7 @@ import {
 } from '../db/schema';
 import type { Store } from '../db/store';
 import { ModelRefusedError, resolveAnswerModel, type AnswerModel } from '../llm/registry';
+import { sharedTopicAudience } from '../notifications/notifier';
 import { loadOrg } from '../orgs/load';
 import { planRequiredMessage } from '../policies/access';
 import { canEditTopic, canViewTopic } from '../policies/topics';
@@ -298,6 +299,11 @@ export async function acceptQuery(
     message_id: exchange.query.id,
     isNewTopic: exchange.isNewTopic,
   });
+  if (exchange.topic.isMultiplayer) {
+    notifySharedTopic(deps, viewer, exchange, query.query).catch((error: unknown) =>
+      deps.log.error({ err: error, topicId: exchange.topic.id }, 'shared-topic notifications failed'),
+    );
+  }
   generation.emit({
     type: 'ROW_ID',
     conversation_id: exchange.topic.id,
@@ -316,6 +322,19 @@ export async function acceptQuery(
     finish(deps, generation);
   });
   return generation;
+}
+
+/** A question in a shared topic is a new message for its other members (it never waits on them). */
+async function notifySharedTopic(deps: ChatDeps, viewer: Viewer, exchange: Exchange, question: string) {
+  await deps.notifier.notify({
+    type: 'notify-new-msgs-in-shared-topics',
+    orgId: viewer.orgId,
+    topicId: exchange.topic.id,
+    messageId: exchange.query.id,
+    actorId: viewer.userId,
+    recipientIds: await sharedTopicAudience(deps.store.db, exchange.topic),
+    messageText: question,
+  });
 }
 
 async function refuseRateLimited(
