@@ -80,6 +80,7 @@ function useUnreadSignals(count: number, items: readonly NotificationItem[] | un
 
   useEffect(() => {
     showUnreadInTab(count);
+    // only Scout itself and the browser extension may frame the app (server/http/spa.ts), so any parent may know
     if (isInFrame()) window.parent.postMessage({ type: 'SCOUT_UNREAD_COUNT', count }, '*');
   }, [count]);
   useEffect(() => () => showUnreadInTab(0), []);
