@@ -72,7 +72,26 @@ async function chooseFilter(page: Page, label: string) {
 
 describe('the inbox', () => {
   it('shows a tagged member the item, the badge and the tab title; read in one tab, it is read in the other', async () => {
-    const { topicId, messageId } = await annTags([`ben@${DOMAIN}`], 'Ben, can you review the launch plan?');
+    // Ann tags Ben in her own browser
+    let topicId = '';
+    let messageId = '';
+    await withSignedInPage(ann, async (page) => {
+      await page.goto(`${scout.baseUrl}/chat`);
+      const box = page.getByTestId('question-textarea');
+      await box.waitFor({ timeout: WAIT_MS });
+      await box.pressSequentially('@be');
+      await page.getByTestId('mention-option').first().waitFor({ timeout: WAIT_MS });
+      await box.press('Enter');
+      await box.pressSequentially('can you review the launch plan?');
+      const created = page.waitForResponse((response) => response.url().endsWith('/api/v1/messages/create'));
+      await box.press('Enter');
+      const body = (await (await created).json()) as {
+        message: { conversation_id: string; message_id: string };
+      };
+      topicId = body.message.conversation_id;
+      messageId = body.message.message_id;
+    });
+
     const browser = await launchBrowser();
     try {
       const first = await browser.context.newPage();
@@ -89,7 +108,9 @@ describe('the inbox', () => {
       const item = items(second).first();
       await item.waitFor({ timeout: WAIT_MS });
       expect(await item.getAttribute('data-read')).toBe('false');
-      expect(await item.innerText()).toContain('Ann Test tagged you in Ben, can you review the launch plan?');
+      expect(await item.innerText()).toContain(
+        'Ann Test tagged you in @Ben Test can you review the launch plan?',
+      );
       expect(await item.getByTestId('inbox-item-time').innerText()).toBe(inbox.JUST_NOW);
       expect(await item.getAttribute('href')).toBe(`/topic/${topicId}/${messageId}`);
 
