@@ -45,15 +45,13 @@ async function api<T>(tokens: LoginTokens, method: string, path: string, body?: 
   return (await res.json()) as T;
 }
 
-/** Ann writes to colleagues in a new topic, tagging `emails`; answers the topic's and the message's ids. */
-async function annTags(emails: string[], message: string): Promise<{ topicId: string; messageId: string }> {
-  const topicId = randomUUID();
-  const created = await api<{ message: { message_id: string } }>(ann, 'POST', 'messages/create', {
-    conversation_id: topicId,
+/** Ann writes to colleagues in a new topic, tagging `emails`. */
+async function annTags(emails: string[], message: string): Promise<void> {
+  await api(ann, 'POST', 'messages/create', {
+    conversation_id: randomUUID(),
     message,
     tagged_emails: emails,
   });
-  return { topicId, messageId: created.message.message_id };
 }
 
 const toast = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text });
