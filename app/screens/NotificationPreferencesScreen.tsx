@@ -14,6 +14,7 @@ import {
 import { useState } from 'react';
 import {
   NOTIFICATION_CHANNELS,
+  NOTIFICATION_KINDS,
   notificationMessages,
   type NotificationChannel,
   type NotificationKind,
@@ -30,16 +31,13 @@ const CHANNEL_LABELS: Record<NotificationChannel, string> = {
   desktop: inboxCopy.CHANNEL_DESKTOP,
 };
 
-/**
- * The kinds a member can be told of today. bot_admins stays in the stored preferences but off this screen: nothing
- * sends it yet, and a switch that changes nothing would mislead.
- */
-const KIND_ROWS: { kind: NotificationKind; label: string }[] = [
-  { kind: 'tagged_users', label: inboxCopy.KIND_TAGGED_USERS },
-  { kind: 'user_added_to_topic', label: inboxCopy.KIND_USER_ADDED_TO_TOPIC },
-  { kind: 'new_msgs', label: inboxCopy.KIND_NEW_MSGS },
-  { kind: 'research', label: inboxCopy.KIND_RESEARCH },
-];
+const KIND_LABELS: Record<NotificationKind, string> = {
+  tagged_users: inboxCopy.KIND_TAGGED_USERS,
+  bot_admins: inboxCopy.KIND_BOT_ADMINS,
+  new_msgs: inboxCopy.KIND_NEW_MSGS,
+  user_added_to_topic: inboxCopy.KIND_USER_ADDED_TO_TOPIC,
+  research: inboxCopy.KIND_RESEARCH,
+};
 
 const flag = (on: boolean) => (on ? 'True' : 'False');
 
@@ -82,7 +80,7 @@ function PreferencesForm() {
       void Notification.requestPermission().then(setPermission);
     }
   };
-  const wantsDesktop = KIND_ROWS.some(({ kind }) => draft.desktop[kind] === 'True');
+  const wantsDesktop = NOTIFICATION_KINDS.some((kind) => draft.desktop[kind] === 'True');
 
   const submit = () =>
     save.mutate(draft, {
@@ -108,14 +106,14 @@ function PreferencesForm() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {KIND_ROWS.map(({ kind, label }) => (
+            {NOTIFICATION_KINDS.map((kind) => (
               <Table.Tr key={kind}>
-                <Table.Td>{label}</Table.Td>
+                <Table.Td>{KIND_LABELS[kind]}</Table.Td>
                 {NOTIFICATION_CHANNELS.map((channel) => (
                   <Table.Td key={channel}>
                     <Group justify="center">
                       <Checkbox
-                        aria-label={`${label}: ${CHANNEL_LABELS[channel]}`}
+                        aria-label={`${KIND_LABELS[kind]}: ${CHANNEL_LABELS[channel]}`}
                         checked={draft[channel][kind] === 'True'}
                         onChange={(event) => toggle(channel, kind, event.currentTarget.checked)}
                       />

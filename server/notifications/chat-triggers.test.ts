@@ -6,7 +6,7 @@ import { topics as topicStrings } from '../../common/strings';
 import { PLAN_SYSTEM_PROMPT } from '../chat/research';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../chat/related';
 import { LEAVE_POLICY, startChatHarness, waitFor, type ChatHarness } from '../chat/testing/harness';
-import { notifications, type User } from '../db/schema';
+import { botAdmins, bots, notifications, type User } from '../db/schema';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { createTopic } from '../testing/chat-fixtures';
 
@@ -73,6 +73,33 @@ describe('notifications from the chat', () => {
         topic_id: topic.id,
         message_id: accepted.message_id,
         message_slice: 'How long is parental leave?',
+      },
+    });
+    expect((await inboxOf(h.alice)).items).toEqual([]);
+    await client.close();
+  });
+
+  it("tell a managed bot's admins of a question asked to it", async () => {
+    const { db } = h.server.store;
+    const [bot] = await db
+      .insert(bots)
+      .values({ orgId: h.org.id, botName: 'HR *helper*', isManaged: true, authorId: h.alice.id, icon: '🧑‍💼' })
+      .returning();
+    await db.insert(botAdmins).values({ orgId: h.org.id, botId: bot!.id, email: h.bob.email.toUpperCase() });
+    const client = await h.connect(h.aliceToken);
+    client.send({ type: 'QUERY', query: 'How long is parental leave?', bot_id: bot!.id });
+    const accepted = await client.next('QUERY_ACCEPTED');
+    await client.next('ANSWER_COMPLETE', undefined, 15_000);
+
+    const { items } = await arrived(h.bob);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      markdown: '**Alice** asked **HR \\*helper\\*** a question',
+      data: {
+        type: 'notify-bot-admins',
+        topic_id: accepted.conversation_id,
+        bot_id: bot!.id,
+        managed_bot_details: { icon: '🧑‍💼', bot_name: 'HR *helper*' },
       },
     });
     expect((await inboxOf(h.alice)).items).toEqual([]);

@@ -3,11 +3,22 @@
 // when they want it in-app, an email when they want email, and a desktop mark when they want desktop pushes. The org
 // must have the inbox on (notifications and multiplayerEnabled). Failures are logged, never thrown: a notification
 // that could not be sent must not fail the message or the answer that caused it.
-import { and, eq, inArray, notInArray } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { KIND_OF_TYPE, type NotificationData, type NotificationType } from '../../common/api/notifications';
 import { inboxCopy, topics as topicStrings } from '../../common/strings';
 import type { Viewer } from '../context';
-import { bots, notifications, orgs, topicMembers, topics, users, type Topic, type User } from '../db/schema';
+import {
+  botAdmins,
+  bots,
+  notifications,
+  orgs,
+  topicMembers,
+  topics,
+  users,
+  type Bot,
+  type Topic,
+  type User,
+} from '../db/schema';
 import type { Db, DbOrTx } from '../db/store';
 import type { Mailer } from '../email/mailer';
 import { notificationMail } from '../email/templates';
@@ -29,7 +40,7 @@ export type NotifierDeps = {
 };
 
 export type NotificationEvent = {
-  type: Exclude<NotificationType, 'notify-bot-admins'>;
+  type: NotificationType;
   orgId: string;
   topicId: string;
   /** The message it is about (tagged in, new message, the research answer). */
@@ -37,6 +48,8 @@ export type NotificationEvent = {
   /** The member who caused it; never notified of their own doing. Research has none. */
   actorId?: string | null;
   recipientIds: readonly string[];
+  /** The bot the message was addressed to, when not the topic's own. */
+  botId?: string | null;
   /** The message's text, for the item's excerpt. */
   messageText?: string | null;
   /** notify-research: whether it finished. */
@@ -69,6 +82,16 @@ export async function sharedTopicAudience(
   ];
 }
 
+/** Who hears of a question to a managed bot: its admins who are members of the bot's org. */
+export async function managedBotAudience(db: DbOrTx, bot: Pick<Bot, 'id' | 'orgId'>): Promise<string[]> {
+  const admins = await db
+    .select({ userId: users.id })
+    .from(botAdmins)
+    .innerJoin(users, and(eq(users.orgId, botAdmins.orgId), eq(users.email, sql`lower(${botAdmins.email})`)))
+    .where(and(eq(botAdmins.orgId, bot.orgId), eq(botAdmins.botId, bot.id)));
+  return admins.map((admin) => admin.userId);
+}
+
 const EXCERPT_MAX_CHARS = 140;
 
 function excerptOf(text: string | null | undefined): string | null {
@@ -84,13 +107,14 @@ const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** The item's sentence, as plain text (email, desktop) and as the markdown of the inbox. */
 function sentences(
   event: NotificationEvent,
-  actorName: string,
-  topicTitle: string,
+  names: { actor: string; topic: string; bot: string },
 ): { plain: string; markdown: string } {
   const say = (bold: (text: string) => string) => {
-    const who = bold(actorName);
-    const topic = bold(topicTitle);
+    const who = bold(names.actor);
+    const topic = bold(names.topic);
     switch (event.type) {
+      case 'notify-bot-admins':
+        return inboxCopy.askedBot(who, bold(names.bot));
       case 'notify-tagged-users':
         return inboxCopy.taggedYou(who, topic);
       case 'notify-user-added-to-topic':
@@ -145,11 +169,11 @@ export function createNotifier(deps: NotifierDeps): Notifier {
         ),
       );
     const data = { ...(await dataOf(event, topic)) };
-    const { plain, markdown } = sentences(
-      event,
-      oneLine(actor ? displayNameOf(actor) : inboxCopy.SOMEONE),
-      oneLine(topic.topicTitle) || inboxCopy.UNTITLED_TOPIC,
-    );
+    const { plain, markdown } = sentences(event, {
+      actor: oneLine(actor ? displayNameOf(actor) : inboxCopy.SOMEONE),
+      topic: oneLine(topic.topicTitle) || inboxCopy.UNTITLED_TOPIC,
+      bot: oneLine(data.managed_bot_details?.bot_name ?? ''),
+    });
     const actors = actor ? [{ name: displayNameOf(actor), avatar: actor.photoUrl ?? null }] : [];
     const kind = KIND_OF_TYPE[event.type];
 
@@ -196,11 +220,12 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   }
 
   async function dataOf(event: NotificationEvent, topic: Topic): Promise<NotificationData> {
-    const [bot] = topic.botId
+    const botId = event.botId ?? topic.botId;
+    const [bot] = botId
       ? await db
           .select({ icon: bots.icon, botName: bots.botName })
           .from(bots)
-          .where(and(eq(bots.orgId, topic.orgId), eq(bots.id, topic.botId)))
+          .where(and(eq(bots.orgId, topic.orgId), eq(bots.id, botId)))
           .limit(1)
       : [];
     return {
@@ -208,7 +233,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       topic_id: topic.id,
       topic_title: topic.topicTitle,
       message_id: event.messageId ?? null,
-      bot_id: topic.botId,
+      bot_id: botId,
       managed_bot_details: bot ? { icon: bot.icon, bot_name: bot.botName } : null,
       message_slice: event.type === 'notify-research' ? null : excerptOf(event.messageText),
       success: event.type === 'notify-research' ? Boolean(event.success) : null,
