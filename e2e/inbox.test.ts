@@ -92,6 +92,19 @@ describe('the inbox', () => {
 
     const browser = await launchBrowser();
     try {
+      await browser.context.grantPermissions(['notifications'], { origin: scout.baseUrl });
+      // the browser's own Notification, recording what it is asked to show
+      await browser.context.addInitScript(() => {
+        const Real = window.Notification;
+        const shown: Notification[] = [];
+        Object.assign(window, { shownNotifications: shown });
+        window.Notification = class extends Real {
+          constructor(title: string, options?: NotificationOptions) {
+            super(title, options);
+            shown.push(this);
+          }
+        };
+      });
       const first = await browser.context.newPage();
       await seedSession(first, ben);
       await first.goto(`${scout.baseUrl}/`);
@@ -112,6 +125,8 @@ describe('the inbox', () => {
       expect(await item.getByTestId('inbox-item-time').innerText()).toBe(inbox.JUST_NOW);
       expect(await item.getAttribute('href')).toBe(`/topic/${topicId}/${messageId}`);
 
+      // back to the first tab (a tab in the background draws its transitions slowly)
+      await first.bringToFront();
       await openInbox(first);
       await chooseFilter(first, inbox.UNREAD);
       await items(first).first().click();
@@ -125,6 +140,32 @@ describe('the inbox', () => {
       await badge(second).waitFor({ state: 'detached', timeout: 5_000 });
       await expect.poll(() => second.title()).toBe('Scout');
       expect(await second.locator('link#scout-favicon').getAttribute('data-unread')).toBe('false');
+
+      // With desktop notifications on, a new one shows on the desktop; its click opens the topic in a new tab.
+      const prefs = await api<NotificationPreferences>(ben, 'GET', 'notifications/preferences');
+      await api(ben, 'PUT', 'notifications/preferences', {
+        ...prefs,
+        desktop: { ...prefs.desktop, tagged_users: 'True' },
+      });
+      await annTags([`ben@${DOMAIN}`], 'A desktop ping');
+      // the tab coming back into view asks at once rather than at its next poll
+      await first.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
+      const shownBodies = () =>
+        first.evaluate(() =>
+          (window as unknown as { shownNotifications: Notification[] }).shownNotifications.map((n) => n.body),
+        );
+      await expect.poll(shownBodies, { timeout: WAIT_MS }).toEqual(['Ann Test tagged you in A desktop ping']);
+      const opened = browser.context.waitForEvent('page');
+      await first.evaluate(() =>
+        (window as unknown as { shownNotifications: Notification[] }).shownNotifications[0]!.dispatchEvent(
+          new Event('click'),
+        ),
+      );
+      const tab = await opened;
+      await tab.waitForURL(/\/topic\/[0-9a-f-]{36}\/[0-9a-f-]{36}$/, { timeout: WAIT_MS });
+      expect(new URL(first.url()).pathname).toBe(`/topic/${topicId}/${messageId}`);
+      // viewing that topic in the new tab reads it, here too
+      await badge(first).waitFor({ state: 'detached', timeout: WAIT_MS });
     } finally {
       await browser.close();
     }
@@ -146,7 +187,8 @@ describe('the inbox', () => {
       expect(await panel(page).getByTestId('inbox-mark-all').count()).toBe(0);
       await badge(page).waitFor({ state: 'detached' });
       await chooseFilter(page, inbox.READ);
-      await expect.poll(() => items(page).count(), { timeout: WAIT_MS }).toBe(3);
+      // the two just read, and the two of the first test
+      await expect.poll(() => items(page).count(), { timeout: WAIT_MS }).toBe(4);
     });
 
     await withSignedInPage(dee, async (page) => {
