@@ -1,6 +1,6 @@
 // A member's inbox (spec shell-and-account §2.9, §4.7): their own notifications only, newest first, and the calls
 // that read them. Every query is filtered by the viewer's org and user, so nobody reads or marks another's.
-import { and, count, desc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import {
   notificationMessages,
   type MarkNotificationsResponse,
@@ -9,10 +9,12 @@ import {
 } from '../../common/api/notifications';
 import { parseFlags } from '../../common/flags';
 import type { Viewer } from '../context';
-import { notifications, orgs } from '../db/schema';
+import { notifications, orgs, type Notification } from '../db/schema';
 import type { DbOrTx } from '../db/store';
 import { forbidden, notFound } from '../errors';
+import { canViewTopic } from '../policies/topics';
 import { presentNotification } from '../presenters/notification';
+import { loadTopic } from '../topics/access';
 
 /** The inbox needs both flags (spec §2.8); the app hides it without them and the server refuses. */
 export function inboxEnabled(flags: unknown): boolean {
@@ -55,12 +57,36 @@ export async function listNotifications(
     // one more than asked, to know whether another page follows
     .limit(query.page_size + 1)
     .offset((query.page - 1) * query.page_size);
+  const page = rows.slice(0, query.page_size);
+  const gone = await aboutTopicsNoLongerViewable(db, viewer, page);
+  if (gone.size > 0) {
+    await db.delete(notifications).where(and(mine(viewer), inArray(notifications.id, [...gone])));
+  }
   return {
-    items: rows.slice(0, query.page_size).map(presentNotification),
+    items: page.filter((row) => !gone.has(row.id)).map(presentNotification),
     page: query.page,
     has_more: rows.length > query.page_size,
     meta: { unread_count: await unreadCount(db, viewer) },
   };
+}
+
+/**
+ * Notifications about topics the viewer may no longer open (deleted, or their access withdrawn since): they go,
+ * unseen, so the inbox never shows a title or an excerpt of a topic its reader cannot read.
+ */
+async function aboutTopicsNoLongerViewable(
+  db: DbOrTx,
+  viewer: Viewer,
+  rows: readonly Notification[],
+): Promise<Set<string>> {
+  // topic_id is always the id of a topics row: the notifier wrote it
+  const topicIds = [...new Set(rows.map((row) => String(row.data.topic_id)))];
+  const viewable = new Set<string>();
+  for (const topicId of topicIds) {
+    const loaded = await loadTopic(db, viewer, topicId);
+    if (loaded && canViewTopic(loaded.topic, loaded.relation)) viewable.add(topicId);
+  }
+  return new Set(rows.filter((row) => !viewable.has(String(row.data.topic_id))).map((row) => row.id));
 }
 
 /** Marks one of the viewer's notifications read; another member's is a 404, as if it did not exist. */

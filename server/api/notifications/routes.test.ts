@@ -7,7 +7,7 @@ import {
   type NotificationsResponse,
 } from '../../../common/api/notifications';
 import { topics as topicStrings } from '../../../common/strings';
-import { notifications, type Org, type Topic, type User } from '../../db/schema';
+import { notifications, topicMembers, topics, type Org, type Topic, type User } from '../../db/schema';
 import { createTopic } from '../../testing/chat-fixtures';
 import { createOrg, createUser, loginTokensFor } from '../../testing/fixtures';
 import { createTestServer, type TestServer } from '../../testing/server';
@@ -260,6 +260,20 @@ describe('the inbox', () => {
     expect(all.json<MarkNotificationsResponse>()).toEqual({ meta: { unread_count: 0 } });
     expect((await inbox(mia, '?filter=unread')).items).toEqual([]);
     expect((await inbox(mia, '?filter=read')).items).toHaveLength(5);
+  });
+
+  it('drops, unseen, what is about a topic its reader may no longer open', async () => {
+    const [kept, lost, deleted] = await fiveItems();
+    await server.store.db
+      .delete(topicMembers)
+      .where(and(eq(topicMembers.topicId, lost!.id), eq(topicMembers.userId, mia.id)));
+    await server.store.db.delete(topics).where(eq(topics.id, deleted!.id));
+    const { items, meta } = await inbox(mia);
+    expect(items.map((item) => item.data.topic_title)).toEqual(['Topic 5', 'Topic 4', kept!.topicTitle]);
+    expect(meta.unread_count).toBe(3);
+    expect(
+      await server.store.db.select().from(notifications).where(eq(notifications.userId, mia.id)),
+    ).toHaveLength(3);
   });
 
   it("never shows or marks another member's notifications", async () => {
