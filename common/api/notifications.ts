@@ -135,6 +135,7 @@ export const markNotificationsResponseSchema = z.object({ meta: notificationsMet
 export type MarkNotificationsResponse = z.infer<typeof markNotificationsResponseSchema>;
 
 export const notificationMessages = {
+  /** What the preferences screen says in a workspace without the inbox (its calls answer FEATURE_DISABLED). */
   NOTIFICATIONS_OFF: 'Notifications are not enabled for this workspace.',
   NOT_FOUND: 'Notification not found.',
 } as const;

@@ -9,22 +9,17 @@ import {
 } from '../../common/api/notifications';
 import { parseFlags } from '../../common/flags';
 import type { Viewer } from '../context';
-import { notifications, orgs, type Notification } from '../db/schema';
+import { notifications, type Notification } from '../db/schema';
 import type { DbOrTx } from '../db/store';
-import { forbidden, notFound } from '../errors';
+import { notFound } from '../errors';
 import { canViewTopic } from '../policies/topics';
 import { presentNotification } from '../presenters/notification';
 import { loadTopic } from '../topics/access';
 
-/** The inbox needs both flags (spec §2.8); the app hides it without them and the server refuses. */
+/** The inbox needs both flags (spec §2.8): its routes declare them, and nothing is sent without them. */
 export function inboxEnabled(flags: unknown): boolean {
   const parsed = parseFlags(flags);
   return parsed.notifications && parsed.multiplayerEnabled;
-}
-
-export async function requireInbox(db: DbOrTx, orgId: string): Promise<void> {
-  const [org] = await db.select({ flags: orgs.flags }).from(orgs).where(eq(orgs.id, orgId)).limit(1);
-  if (!org || !inboxEnabled(org.flags)) throw forbidden(notificationMessages.NOTIFICATIONS_OFF);
 }
 
 const mine = (viewer: Pick<Viewer, 'orgId' | 'userId'>) =>

@@ -6,6 +6,7 @@ import {
   type NotificationPreferences,
   type NotificationsResponse,
 } from '../../../common/api/notifications';
+import { featureDisabledMessage } from '../../../common/flags';
 import { topics as topicStrings } from '../../../common/strings';
 import { notifications, topicMembers, topics, type Org, type Topic, type User } from '../../db/schema';
 import { createTopic } from '../../testing/chat-fixtures';
@@ -323,7 +324,10 @@ describe('the inbox', () => {
     ] as const) {
       const res = await call(quinn, method, url, method === 'PUT' ? {} : undefined);
       expect(res.statusCode, url).toBe(403);
-      expect(res.json()).toEqual({ code: 'FORBIDDEN', message: notificationMessages.NOTIFICATIONS_OFF });
+      expect(res.json()).toEqual({
+        code: 'FEATURE_DISABLED',
+        message: featureDisabledMessage('notifications'),
+      });
     }
   });
 });

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   markNotificationsResponseSchema,
@@ -14,7 +13,6 @@ import {
   markAllNotificationsRead,
   markNotificationRead,
   markTopicNotificationsRead,
-  requireInbox,
 } from '../../notifications/feed';
 import { loadPreferences, savePreferences } from '../../notifications/preferences';
 import { viewerOf } from '../../policies/access';
@@ -26,14 +24,13 @@ import { viewerOf } from '../../policies/access';
  */
 export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx.store;
-  // before the input is read, so a workspace without the inbox learns nothing else from a call
-  const inboxOnly = async (request: FastifyRequest) => requireInbox(db, viewerOf(request).orgId);
+  // the inbox needs both flags (spec §2.8), checked before the input is read
+  const config = { access: 'signedIn', flags: ['notifications', 'multiplayerEnabled'] } as const;
 
   app.get(
     '/notifications',
     {
-      config: { access: 'signedIn' },
-      preValidation: inboxOnly,
+      config,
       schema: { querystring: notificationsQuerySchema, response: { 200: notificationsResponseSchema } },
     },
     async (request) => listNotifications(db, viewerOf(request), request.query),
@@ -42,8 +39,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/notifications/mark_all_as_read',
     {
-      config: { access: 'signedIn' },
-      preValidation: inboxOnly,
+      config,
       schema: { response: { 200: markNotificationsResponseSchema } },
     },
     async (request) => markAllNotificationsRead(db, viewerOf(request)),
@@ -52,8 +48,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/notifications/:id/read',
     {
-      config: { access: 'signedIn' },
-      preValidation: inboxOnly,
+      config,
       schema: { params: notificationParamsSchema, response: { 200: markNotificationsResponseSchema } },
     },
     async (request) => markNotificationRead(db, viewerOf(request), request.params.id),
@@ -62,8 +57,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/notifications/topic/:topicId/read',
     {
-      config: { access: 'signedIn' },
-      preValidation: inboxOnly,
+      config,
       schema: { params: notificationTopicParamsSchema, response: { 200: markNotificationsResponseSchema } },
     },
     async (request) => markTopicNotificationsRead(db, viewerOf(request), request.params.topicId),
@@ -72,8 +66,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/notifications/preferences',
     {
-      config: { access: 'signedIn' },
-      preValidation: inboxOnly,
+      config,
       schema: { response: { 200: notificationPreferencesSchema } },
     },
     async (request) => {
@@ -85,8 +78,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/notifications/preferences',
     {
-      config: { access: 'signedIn' },
-      preValidation: inboxOnly,
+      config,
       schema: {
         body: updateNotificationPreferencesRequestSchema,
         response: { 200: notificationPreferencesSchema },
