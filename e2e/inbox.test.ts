@@ -110,7 +110,9 @@ describe('the inbox', () => {
       await first.goto(`${scout.baseUrl}/`);
       await expect.poll(() => badge(first).innerText(), { timeout: WAIT_MS }).toBe('1');
       await expect.poll(() => first.title()).toBe('(1) Scout');
-      expect(await first.locator('link#scout-favicon').getAttribute('data-unread')).toBe('true');
+      const favicon = (page: Page) => page.locator('link[rel="icon"]');
+      await expect.poll(() => favicon(first).getAttribute('data-unread')).toBe('true');
+      expect(await favicon(first).getAttribute('href')).toMatch(/^data:image\/svg\+xml,.*%3Ccircle/);
 
       // the second tab opens straight onto the inbox
       const second = await browser.context.newPage();
@@ -139,7 +141,9 @@ describe('the inbox', () => {
       await expect.poll(() => item.getAttribute('data-read'), { timeout: 5_000 }).toBe('true');
       await badge(second).waitFor({ state: 'detached', timeout: 5_000 });
       await expect.poll(() => second.title()).toBe('Scout');
-      expect(await second.locator('link#scout-favicon').getAttribute('data-unread')).toBe('false');
+      await expect.poll(() => favicon(second).getAttribute('data-unread')).toBe('false');
+      // everything read: the page's own icon is back
+      expect(await favicon(second).getAttribute('href')).toBe('/favicon.svg');
 
       // With desktop notifications on, a new one shows on the desktop; its click opens the topic in a new tab.
       const prefs = await api<NotificationPreferences>(ben, 'GET', 'notifications/preferences');

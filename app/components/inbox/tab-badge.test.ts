@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { faviconHref, titleWithCount } from './tab-badge';
+import { titleWithCount, withBadge } from './tab-badge';
 
 describe('the unread count in the tab', () => {
   it("puts '(N) ' before the title, 9+ at most, and nothing at zero, replacing an earlier count", () => {
@@ -10,9 +10,12 @@ describe('the unread count in the tab', () => {
     expect(titleWithCount('(draft) notes', 0)).toBe('(draft) notes');
   });
 
-  it('badges the favicon only while something is unread', () => {
-    expect(decodeURIComponent(faviconHref(true))).toContain('<circle');
-    expect(decodeURIComponent(faviconHref(false))).not.toContain('<circle');
-    expect(faviconHref(false)).toMatch(/^data:image\/svg\+xml,/);
+  it("draws the badge on the favicon's own SVG, in its top right corner", () => {
+    const icon =
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 32"><rect width="64" height="32"/></svg>';
+    const badged = withBadge(icon);
+    expect(badged.startsWith('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 32"><rect')).toBe(true);
+    expect(badged).toMatch(/<circle cx="56.96" cy="7.04" r="7.04"[^>]*\/><\/svg>$/);
+    expect(withBadge('not an svg')).toBe('not an svg');
   });
 });
