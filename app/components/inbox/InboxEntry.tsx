@@ -12,6 +12,7 @@ import { showDesktopNotification } from './desktop';
 import { inboxKeys, markTopicNotificationsRead, readHappened, useUnreadNotifications } from './inbox-api';
 import { InboxPanel } from './InboxPanel';
 import { showUnreadInTab } from './tab-badge';
+import classes from '../shell.module.css';
 
 /** The query parameter that opens the inbox (spec §2.8). */
 export const OPEN_INBOX_PARAM = 'open_inbox';
@@ -60,7 +61,7 @@ function Inbox() {
         }
         onClick={() => setClicked(true)}
         data-testid="sidebar-inbox"
-        style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        className={classes.navItem}
       />
       <InboxPanel opened={opened} onClose={close} unreadCount={count} />
     </>
