@@ -242,6 +242,50 @@ export const inbox = {
   JUST_NOW: 'just now',
 } as const;
 
+/**
+ * Ours: what the inbox, its emails, desktop notifications and the preferences screen say where the spec does not
+ * quote them. An item's line is markdown; `who` and `topic` arrive already escaped and in bold.
+ */
+export const inboxCopy = {
+  taggedYou: (who: string, topic: string) => `${who} tagged you in ${topic}`,
+  addedYou: (who: string, topic: string) => `${who} added you to ${topic}`,
+  wroteIn: (who: string, topic: string) => `${who} wrote in ${topic}`,
+  askedBot: (who: string, bot: string) => `${who} asked ${bot} a question`,
+  UNTITLED_TOPIC: 'an untitled topic',
+  SOMEONE: 'Someone',
+  OPEN_TOPIC: 'Open the topic',
+  emailFooter: (settingsUrl: string) =>
+    `You get these emails because of your notification preferences: ${settingsUrl}`,
+  PANEL_TITLE: 'Inbox',
+  CLOSE: 'Close inbox',
+  LOAD_MORE: 'Load more',
+  unreadLabel: (n: number) => `${n} unread`,
+  // relative times (spec §9: 'just now' under 60 s, then minutes … years, a month being 30 days)
+  minutesAgo: (n: number) => `${n} ${n === 1 ? 'minute' : 'minutes'} ago`,
+  hoursAgo: (n: number) => `${n} ${n === 1 ? 'hour' : 'hours'} ago`,
+  daysAgo: (n: number) => `${n} ${n === 1 ? 'day' : 'days'} ago`,
+  weeksAgo: (n: number) => `${n} ${n === 1 ? 'week' : 'weeks'} ago`,
+  monthsAgo: (n: number) => `${n} ${n === 1 ? 'month' : 'months'} ago`,
+  yearsAgo: (n: number) => `${n} ${n === 1 ? 'year' : 'years'} ago`,
+  // the preferences screen
+  PREFERENCES_TITLE: 'Notification preferences',
+  PREFERENCES_INTRO: 'Choose how Scout tells you about activity in your topics.',
+  CHANNEL_IN_APP: 'In-app',
+  CHANNEL_EMAIL: 'Email',
+  CHANNEL_DESKTOP: 'Desktop',
+  KIND_TAGGED_USERS: 'When someone tags you',
+  KIND_BOT_ADMINS: 'When someone asks a bot you manage',
+  KIND_NEW_MSGS: 'New messages in shared topics',
+  KIND_USER_ADDED_TO_TOPIC: 'When someone adds you to a topic',
+  KIND_RESEARCH: 'When your research is finished',
+  DESKTOP_PUSH_DISABLED: 'Pause all desktop notifications',
+  DESKTOP_PERMISSION_DENIED: 'Your browser blocks notifications from Scout. Allow them in its site settings.',
+  SAVE: 'Save preferences',
+  SAVED: 'Notification preferences saved',
+  SAVE_FAILED: 'Could not save your notification preferences. Please try again.',
+  LOAD_FAILED: 'Could not load your notification preferences.',
+} as const;
+
 export const chat = {
   TIMEOUT: 'A timeout occurred while reading response, please reload the page and try again',
   STREAMING_ERROR: 'Error in streaming the response',

@@ -1,6 +1,7 @@
 import type { Config } from './config';
 import type { Store } from './db/store';
 import type { Mailer } from './email/mailer';
+import type { Notifier } from './notifications/notifier';
 
 /** What every route handler may reach: the store, the parsed config and the keys derived at start. */
 export type ServerContext = {
@@ -9,6 +10,8 @@ export type ServerContext = {
   version: string;
   tokenKey: Uint8Array;
   mailer: Mailer;
+  /** Sends inbox notifications, emails and desktop marks (server/notifications). */
+  notifier: Notifier;
 };
 
 /** The signed-in member making a request, as the auth guard resolved it from the bearer token. */

@@ -13,6 +13,7 @@ import { startFakeVendors } from './dev/fake-vendors';
 import { createMailer } from './email/mailer';
 import { PROCESS_HEARTBEAT_MS, beatHeartbeat, endHeartbeat, releaseDeadLeases } from './jobs/processes';
 import type { Logger } from './logger';
+import { createNotifier } from './notifications/notifier';
 import { initSearch, searchScaleWarning } from './search';
 import { VERSION } from './version';
 
@@ -44,7 +45,15 @@ export async function startServer(
   const masterKey = config.secretKey ? parseSecretKey(config.secretKey) : loadSecretKey(config.dataDir);
   setDefaultSecretKey(masterKey);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger: options.logger });
-  const ctx: ServerContext = { store, config, version: VERSION, tokenKey: deriveTokenKey(masterKey), mailer };
+  const notifier = createNotifier({ db: store.db, mailer, publicUrl: config.publicUrl, log: options.logger });
+  const ctx: ServerContext = {
+    store,
+    config,
+    version: VERSION,
+    tokenKey: deriveTokenKey(masterKey),
+    mailer,
+    notifier,
+  };
   const app = await buildApp({ ctx, spaDir: options.spaDir, logLevel: options.logLevel });
   const url = await app.listen({ port: config.port, host: config.host });
   let closing: Promise<void> | null = null;

@@ -24,6 +24,7 @@ import { InviteMembersDialog } from './invite/InviteMembersDialog';
 import { FeatureRequestDialog } from './FeatureRequestDialog';
 import { supportLinks } from './support-links';
 import classes from './shell.module.css';
+import { InboxEntry } from './inbox/InboxEntry';
 
 /**
  * The sidebar (spec §2.8): the workspace link and the control that closes the sidebar, the topic lists, and the
@@ -75,6 +76,7 @@ export function Sidebar({ onClose }: { onClose(): void }) {
           className={classes.navItem}
         />
         <Divider mb={4} />
+        <InboxEntry />
         <Menu position="right-end" width={240} shadow="md" withinPortal>
           <Menu.Target>
             <NavLink

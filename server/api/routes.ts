@@ -13,6 +13,7 @@ import { fetchDataRoutes } from './fetch-data/routes';
 import { llmRoutes } from './llms/routes';
 import { memberRoutes } from './members/routes';
 import { messageRoutes } from './messages/routes';
+import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
 import { searchRoutes } from './search/routes';
 import { sourceRoutes } from './sources/routes';
@@ -35,6 +36,7 @@ export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(llmRoutes);
   await app.register(topicRoutes);
   await app.register(messageRoutes);
+  await app.register(notificationRoutes);
   await app.register(feedbackRoutes);
   await app.register(featureRequestRoutes);
   await app.register(appRoutes);

@@ -28,6 +28,7 @@ import {
 } from '../db/schema';
 import type { Store } from '../db/store';
 import { ModelRefusedError, resolveAnswerModel, type AnswerModel } from '../llm/registry';
+import { managedBotAudience, sharedTopicAudience } from '../notifications/notifier';
 import { loadOrg } from '../orgs/load';
 import { planRequiredMessage } from '../policies/access';
 import { canEditTopic, canViewTopic } from '../policies/topics';
@@ -298,6 +299,9 @@ export async function acceptQuery(
     message_id: exchange.query.id,
     isNewTopic: exchange.isNewTopic,
   });
+  notifyOfQuestion(deps, viewer, plan.bot, exchange, query.query).catch((error: unknown) =>
+    deps.log.error({ err: error, topicId: exchange.topic.id }, 'question notifications failed'),
+  );
   generation.emit({
     type: 'ROW_ID',
     conversation_id: exchange.topic.id,
@@ -316,6 +320,44 @@ export async function acceptQuery(
     finish(deps, generation);
   });
   return generation;
+}
+
+/**
+ * A question to a managed bot tells the bot's admins (notify-bot-admins), and one in a shared topic tells its other
+ * members (notify-new-msgs-in-shared-topics); an admin who is also a member hears of it once. The answer never waits
+ * on them.
+ */
+async function notifyOfQuestion(
+  deps: ChatDeps,
+  viewer: Viewer,
+  bot: Bot | null,
+  exchange: Exchange,
+  question: string,
+) {
+  const about = {
+    orgId: viewer.orgId,
+    topicId: exchange.topic.id,
+    messageId: exchange.query.id,
+    actorId: viewer.userId,
+    messageText: question,
+  };
+  const botAdminIds = bot?.isManaged ? await managedBotAudience(deps.store.db, bot) : [];
+  if (botAdminIds.length > 0) {
+    await deps.notifier.notify({
+      ...about,
+      type: 'notify-bot-admins',
+      botId: bot?.id,
+      recipientIds: botAdminIds,
+    });
+  }
+  if (exchange.topic.isMultiplayer) {
+    const members = await sharedTopicAudience(deps.store.db, exchange.topic);
+    await deps.notifier.notify({
+      ...about,
+      type: 'notify-new-msgs-in-shared-topics',
+      recipientIds: members.filter((id) => !botAdminIds.includes(id)),
+    });
+  }
 }
 
 async function refuseRateLimited(

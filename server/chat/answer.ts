@@ -380,6 +380,7 @@ export async function runAnswer(
       deepresearch: generation.deepresearch,
     });
     emitSaved(generation, 'SUCCESS');
+    if (generation.deepresearch) await notifyResearch(deps, generation, true);
   } catch (error) {
     if (generation.abortReason === 'stopped') {
       await finishStopped(deps, generation, writer, passages, renumberer);
@@ -392,6 +393,18 @@ export async function runAnswer(
     await writer.close();
     finish(deps, generation);
   }
+}
+
+/** Research takes a while: its asker hears when it is ready or could not be finished (notify-research). */
+async function notifyResearch(deps: ChatDeps, generation: Generation, success: boolean): Promise<void> {
+  await deps.notifier.notify({
+    type: 'notify-research',
+    orgId: generation.ids.orgId,
+    topicId: generation.ids.topicId,
+    messageId: generation.ids.answerId,
+    recipientIds: [generation.ids.userId],
+    success,
+  });
 }
 
 /** A stopped answer: its partial text if any was streamed (spec: finalised as CANCELLED), else the static one. */
@@ -459,4 +472,5 @@ export async function finishFailed(
     message_id: generation.ids.answerId,
   });
   emitSaved(generation, 'FAILED');
+  if (generation.deepresearch) await notifyResearch(deps, generation, false);
 }

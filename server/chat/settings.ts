@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { type ChatErrorCode } from '../../common/api/chat';
 import type { Store } from '../db/store';
 import type { LlmEnvironment } from '../llm/config';
+import type { Notifier } from '../notifications/notifier';
 import { type GenerationRegistry } from './generations';
 
 export type ChatSettings = {
@@ -64,6 +65,8 @@ export type ChatDeps = {
   settings: ChatSettings;
   /** The providers' settings, read for each question. */
   llmEnvironment: () => LlmEnvironment;
+  /** Tells a shared topic's members of a new question, and the asker of finished research. */
+  notifier: Notifier;
 };
 
 /** A QUERY or RECONNECT refused before anything was written: the socket answers an ERROR and stays usable. */

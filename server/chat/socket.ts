@@ -297,6 +297,7 @@ export async function registerChat(app: FastifyInstance): Promise<void> {
     registry,
     settings: loadChatSettings(),
     llmEnvironment: () => loadLlmEnvironment(),
+    notifier: app.ctx.notifier,
   };
   const stopWatching = watchStopRequests(deps);
   app.get(CHAT_SOCKET_PATH, { websocket: true }, (socket, request) => {

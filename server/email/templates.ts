@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '../../common/strings';
+import { inboxCopy, PRODUCT_NAME } from '../../common/strings';
 import type { MailMessage } from './mailer';
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -45,4 +45,27 @@ export function loginCodeMail(options: {
     html,
     logLine: `login code for ${to}: ${code} (${link.href})`,
   };
+}
+
+/**
+ * A notification sent by email because its recipient turned email on for its kind (spec shell-and-account §3
+ * Notification preferences). `line` is the item's plain sentence; the link opens the topic.
+ */
+export function notificationMail(options: {
+  to: string;
+  line: string;
+  topicUrl: string;
+  settingsUrl: string;
+  excerpt: string | null;
+}): MailMessage {
+  const { to, line, topicUrl, settingsUrl, excerpt } = options;
+  const text = [
+    line,
+    ...(excerpt ? ['', excerpt] : []),
+    '',
+    `${inboxCopy.OPEN_TOPIC}: ${topicUrl}`,
+    '',
+    inboxCopy.emailFooter(settingsUrl),
+  ].join('\n');
+  return { to, subject: `${PRODUCT_NAME}: ${line}`, text, logLine: `notification for ${to}: ${line}` };
 }

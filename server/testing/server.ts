@@ -7,6 +7,7 @@ import { generateSecretKey } from '../db/secrets';
 import { MEMORY_DATA_DIR, openStore, type Store } from '../db/store';
 import { createMailer } from '../email/mailer';
 import { createLogger } from '../logger';
+import { createNotifier } from '../notifications/notifier';
 import { VERSION } from '../version';
 
 export type TestServer = { app: FastifyInstance; ctx: ServerContext; store: Store; close(): Promise<void> };
@@ -20,17 +21,15 @@ export async function createTestServer(
 ): Promise<TestServer> {
   const store = options.store ?? (await openStore({ databaseUrl: null, dataDir: MEMORY_DATA_DIR }));
   const config = { ...loadConfig(options.env ?? {}), dataDir: MEMORY_DATA_DIR, port: 0, host: '127.0.0.1' };
-  const mailer = createMailer({
-    smtpUrl: config.smtpUrl,
-    from: config.mailFrom,
-    logger: createLogger('silent'),
-  });
+  const logger = createLogger('silent');
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, logger });
   const ctx: ServerContext = {
     store,
     config,
     version: VERSION,
     tokenKey: deriveTokenKey(generateSecretKey()),
     mailer,
+    notifier: createNotifier({ db: store.db, mailer, publicUrl: config.publicUrl, log: logger }),
   };
   const app = await buildApp({ ctx, spaDir: options.spaDir, logLevel: 'silent' });
   return {

@@ -6,6 +6,7 @@ import { parseFlags } from '../../common/flags';
 import type { Viewer } from '../context';
 import { botAdmins, bots, topicMembers, topics, users, type Topic, type User } from '../db/schema';
 import type { DbOrTx } from '../db/store';
+import type { Notifier } from '../notifications/notifier';
 import { badRequest, forbidden } from '../errors';
 import { presentTopicMember } from '../presenters/topic';
 import { loadTopicOrg, topicToEdit, topicToView } from './access';
@@ -67,12 +68,16 @@ const isUuid = (value: string) => UUID.test(value);
 
 /**
  * Makes the people editors of the topic (the owner stays its creator) and marks the topic shared when anyone but
- * the owner joined. Answers the topic as it is now.
+ * the owner joined. Answers the topic as it is now and who joined it just now (for their notifications).
  */
-export async function addEditors(db: DbOrTx, topic: Topic, people: readonly User[]): Promise<Topic> {
+export async function addEditors(
+  db: DbOrTx,
+  topic: Topic,
+  people: readonly User[],
+): Promise<{ topic: Topic; joinedIds: string[] }> {
   const editors = people.filter((person) => person.id !== topic.authorId);
-  if (editors.length === 0) return topic;
-  await db
+  if (editors.length === 0) return { topic, joinedIds: [] };
+  const joined = await db
     .insert(topicMembers)
     .values(
       editors.map((person) => ({
@@ -82,14 +87,16 @@ export async function addEditors(db: DbOrTx, topic: Topic, people: readonly User
         role: 'EDITOR' as const,
       })),
     )
-    .onConflictDoNothing();
-  if (topic.isMultiplayer) return topic;
+    .onConflictDoNothing()
+    .returning({ userId: topicMembers.userId });
+  const joinedIds = joined.map((row) => row.userId);
+  if (topic.isMultiplayer) return { topic, joinedIds };
   const [shared] = await db
     .update(topics)
     .set({ isMultiplayer: true })
     .where(and(eq(topics.orgId, topic.orgId), eq(topics.id, topic.id)))
     .returning();
-  return shared ?? { ...topic, isMultiplayer: true };
+  return { topic: shared ?? { ...topic, isMultiplayer: true }, joinedIds };
 }
 
 async function managedBotAdmins(
@@ -164,9 +171,13 @@ export async function listTopicMembers(
   return membersOf(db, topic);
 }
 
-/** `POST /topics/topic/member`: an org member by email becomes an editor. Answers the members as they are now. */
+/**
+ * `POST /topics/topic/member`: an org member by email becomes an editor, and hears of it (notify-user-added-to-topic)
+ * unless they were one already. Answers the members as they are now.
+ */
 export async function addTopicMember(
   db: DbOrTx,
+  notifier: Notifier,
   viewer: Viewer,
   topicId: string,
   email: string,
@@ -174,5 +185,13 @@ export async function addTopicMember(
   const { topic } = await topicToEdit(db, viewer, topicId);
   await requireSharedTopics(db, viewer.orgId);
   const people = await resolveTaggedMembers(db, viewer.orgId, [{ email }]);
-  return membersOf(db, await addEditors(db, topic, people));
+  const added = await addEditors(db, topic, people);
+  await notifier.notify({
+    type: 'notify-user-added-to-topic',
+    orgId: viewer.orgId,
+    topicId: topic.id,
+    actorId: viewer.userId,
+    recipientIds: added.joinedIds,
+  });
+  return membersOf(db, added.topic);
 }

@@ -8,6 +8,7 @@ import {
 import type { Viewer } from '../context';
 import { messages, topics, type Topic } from '../db/schema';
 import type { Db, DbOrTx } from '../db/store';
+import { sharedTopicAudience, type Notifier } from '../notifications/notifier';
 import { badRequest, notFound } from '../errors';
 import { requireTopicEdit } from '../policies/topics';
 import { presentTopicAccess } from '../presenters/topic';
@@ -51,8 +52,14 @@ async function topicToWriteIn(db: DbOrTx, viewer: Viewer, request: CreateMessage
   return raced.topic;
 }
 
+/**
+ * Writes the message, then tells the people it concerns (after the write is committed, so every notification
+ * points at a message that exists): those tagged in it (notify-tagged-users) and the topic's other members
+ * (notify-new-msgs-in-shared-topics); nobody hears of it twice.
+ */
 export async function createSharedMessage(
   db: Db,
+  notifier: Notifier,
   viewer: Viewer,
   request: CreateMessageRequest,
 ): Promise<CreateMessageResponse> {
@@ -63,8 +70,8 @@ export async function createSharedMessage(
     ...request.tagged_emails.map((email) => ({ email })),
   ]);
   const colleagues = tagged.filter((person) => person.id !== viewer.userId);
-  return db.transaction(async (tx) => {
-    const topic = await addEditors(tx, await topicToWriteIn(tx, viewer, request), colleagues);
+  const { response, topic, messageId } = await db.transaction(async (tx) => {
+    const { topic } = await addEditors(tx, await topicToWriteIn(tx, viewer, request), colleagues);
     if (!topic.isMultiplayer) throw badRequest(topicMessages.NEEDS_SOMEONE_TAGGED);
     const now = new Date();
     const [row] = await tx
@@ -91,6 +98,18 @@ export async function createSharedMessage(
       new Map([[topic.id, { topic, access: presentTopicAccess(topic, org) }]]),
     );
     if (!message) throw new Error('message presentation returned nothing');
-    return { topic_title: topic.topicTitle, message };
+    return { response: { topic_title: topic.topicTitle, message }, topic, messageId: row.id };
   });
+  const taggedIds = colleagues.map((person) => person.id);
+  const about = {
+    orgId: viewer.orgId,
+    topicId: topic.id,
+    messageId,
+    actorId: viewer.userId,
+    messageText: request.message,
+  };
+  await notifier.notify({ ...about, type: 'notify-tagged-users', recipientIds: taggedIds });
+  const others = (await sharedTopicAudience(db, topic)).filter((id) => !taggedIds.includes(id));
+  await notifier.notify({ ...about, type: 'notify-new-msgs-in-shared-topics', recipientIds: others });
+  return response;
 }

@@ -41,7 +41,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'signedIn' },
       schema: { body: createMessageRequestSchema, response: { 200: createMessageResponseSchema } },
     },
-    async (request) => createSharedMessage(db, viewerOf(request), request.body),
+    async (request) => createSharedMessage(db, app.ctx.notifier, viewerOf(request), request.body),
   );
 
   app.patch('/messages/mark_all_as_read', { config: { access: 'signedIn' } }, async (request, reply) => {

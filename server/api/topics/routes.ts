@@ -68,7 +68,13 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: addTopicMemberRequestSchema, response: { 200: topicMembersResponseSchema } },
     },
     async (request) =>
-      addTopicMember(db, viewerOf(request), request.body.conversation_id, request.body.user_email),
+      addTopicMember(
+        db,
+        app.ctx.notifier,
+        viewerOf(request),
+        request.body.conversation_id,
+        request.body.user_email,
+      ),
   );
 
   app.patch(
