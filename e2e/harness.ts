@@ -86,3 +86,20 @@ export async function startChatScout(respond: Responder): Promise<ChatScout> {
     },
   };
 }
+
+/** Calls the API as a signed-in member, as the app does, and answers the JSON body; a non-2xx answer throws. */
+export async function callApi<T>(
+  baseUrl: string,
+  tokens: LoginTokens,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${baseUrl}/api/v1/${path}`, {
+    method,
+    headers: { authorization: `Bearer ${tokens.id_token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}

@@ -6,7 +6,7 @@ import { BOOKMARK_LINK_FORMAT, type Bookmark } from '../common/api/bookmarks';
 import type { CurrentUser, LoginTokens } from '../common/api/session';
 import { BOOKMARKS_PER_LIST_MAX } from '../common/limits';
 import { apps as appStrings, bookmarks as spec, homeBookmarks, shell, validation } from '../common/strings';
-import { startChatScout, withSignedInPage, type ChatScout } from './harness';
+import { callApi, type ChatScout, startChatScout, withSignedInPage } from './harness';
 
 const WAIT_MS = 15_000;
 const DOMAIN = 'home.test';
@@ -29,15 +29,8 @@ afterAll(async () => {
   await scout?.stop();
 });
 
-async function api<T>(tokens: LoginTokens, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${scout.baseUrl}/api/v1/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens.id_token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(tokens: LoginTokens, method: string, path: string, body?: unknown) =>
+  callApi<T>(scout.baseUrl, tokens, method, path, body);
 
 const setPersonal = async (tokens: LoginTokens, bookmarks: Bookmark[]) => {
   const me = await api<CurrentUser>(tokens, 'GET', '_fetchData/user');

@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationPreferences } from '../common/api/notifications';
 import type { LoginTokens } from '../common/api/session';
 import { inbox, inboxCopy } from '../common/strings';
-import { launchBrowser, seedSession, startScout, withSignedInPage, type RunningScout } from './harness';
+import {
+  callApi,
+  launchBrowser,
+  type RunningScout,
+  seedSession,
+  startScout,
+  withSignedInPage,
+} from './harness';
 
 const WAIT_MS = 15_000;
 const DOMAIN = 'inbox.test';
@@ -35,15 +42,8 @@ afterAll(async () => {
   await scout?.stop();
 });
 
-async function api<T>(tokens: LoginTokens, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${scout.baseUrl}/api/v1/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens.id_token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(tokens: LoginTokens, method: string, path: string, body?: unknown) =>
+  callApi<T>(scout.baseUrl, tokens, method, path, body);
 
 /** Ann writes to colleagues in a new topic, tagging `emails`. */
 async function annTags(emails: string[], message: string): Promise<void> {

@@ -12,7 +12,14 @@ import { SHARED_CONVERSATIONS_LOADED } from '../common/limits';
 import { feedback, shell, topics as topicStrings } from '../common/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import type { RecordedRequest, ScriptedReply } from '../server/llm/testing/openai-server';
-import { launchBrowser, seedSession, startChatScout, withSignedInPage, type ChatScout } from './harness';
+import {
+  callApi,
+  type ChatScout,
+  launchBrowser,
+  seedSession,
+  startChatScout,
+  withSignedInPage,
+} from './harness';
 
 const WAIT_MS = 15_000;
 const DOMAIN = 'shell.test';
@@ -31,15 +38,8 @@ function respond(request: RecordedRequest): ScriptedReply {
   return reply;
 }
 
-async function api<T>(tokens: LoginTokens, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${scout.baseUrl}/api/v1/${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens.id_token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
+const api = <T>(tokens: LoginTokens, method: string, path: string, body?: unknown) =>
+  callApi<T>(scout.baseUrl, tokens, method, path, body);
 
 beforeAll(async () => {
   scout = await startChatScout(respond);

@@ -100,52 +100,54 @@ function WorkspaceCard({ user }: { user: CurrentUser }) {
   );
 }
 
+type SharingSetting = 'public_topics_enabled' | 'auto_invite_members';
+
 function SharingCard({ user, org }: { user: CurrentUser; org: OrgView }) {
   const save = useOrgSettingsMutation();
-  const [publicLinks, setPublicLinks] = useState(org.publicTopicsEnabled);
-  const [autoInvite, setAutoInvite] = useState(org.preferences.auto_invite_members);
+  const settings: { key: SharingSetting; label: string; hint: string; saved: boolean; shown: boolean }[] = [
+    {
+      key: 'public_topics_enabled',
+      label: copy.PUBLIC_TOPICS,
+      hint: copy.PUBLIC_TOPICS_HINT,
+      saved: org.publicTopicsEnabled,
+      shown: isFlagOn(user, 'publicTopics'),
+    },
+    {
+      key: 'auto_invite_members',
+      label: copy.AUTO_INVITE,
+      hint: copy.AUTO_INVITE_HINT,
+      saved: org.preferences.auto_invite_members,
+      shown: true,
+    },
+  ];
   // Switched optimistically; a refusal puts the switch back as the server still has it.
-  const toggle = (body: OrgUpdateRequest, label: string, on: boolean, set: (value: boolean) => void) => {
-    set(on);
-    save.mutate(body, {
-      onSuccess: () => notifySuccess(copy.switched(label, on)),
-      onError: () => set(!on),
-    });
+  const [switched, setSwitched] = useState<Partial<Record<SharingSetting, boolean>>>({});
+  const toggle = (key: SharingSetting, label: string, on: boolean) => {
+    setSwitched((current) => ({ ...current, [key]: on }));
+    save.mutate(
+      { [key]: on },
+      {
+        onSuccess: () => notifySuccess(copy.switched(label, on)),
+        onError: () => setSwitched((current) => ({ ...current, [key]: !on })),
+      },
+    );
   };
   return (
     <Paper withBorder radius="lg" p="xl">
       <Stack gap="md">
         <Title order={4}>{copy.SHARING}</Title>
-        {isFlagOn(user, 'publicTopics') && (
-          <Switch
-            label={copy.PUBLIC_TOPICS}
-            description={copy.PUBLIC_TOPICS_HINT}
-            checked={publicLinks}
-            onChange={(event) =>
-              toggle(
-                { public_topics_enabled: event.currentTarget.checked },
-                copy.PUBLIC_TOPICS,
-                event.currentTarget.checked,
-                setPublicLinks,
-              )
-            }
-            data-testid="switch-public-topics"
-          />
-        )}
-        <Switch
-          label={copy.AUTO_INVITE}
-          description={copy.AUTO_INVITE_HINT}
-          checked={autoInvite}
-          onChange={(event) =>
-            toggle(
-              { auto_invite_members: event.currentTarget.checked },
-              copy.AUTO_INVITE,
-              event.currentTarget.checked,
-              setAutoInvite,
-            )
-          }
-          data-testid="switch-auto-invite"
-        />
+        {settings
+          .filter((setting) => setting.shown)
+          .map((setting) => (
+            <Switch
+              key={setting.key}
+              label={setting.label}
+              description={setting.hint}
+              checked={switched[setting.key] ?? setting.saved}
+              onChange={(event) => toggle(setting.key, setting.label, event.currentTarget.checked)}
+              data-testid={`switch-${setting.key}`}
+            />
+          ))}
       </Stack>
     </Paper>
   );
