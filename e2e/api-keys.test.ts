@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
+import { shell } from '../common/strings';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer, type TestServer } from '../server/testing/server';
 import { withSignedInPage } from './browser';
@@ -162,6 +163,14 @@ describe('workspace settings', () => {
         await page.goto(`${baseUrl}/admin/appearance`);
         await apiKeysSwitch.waitFor({ timeout: WAIT_MS });
         expect(await apiKeysSwitch.isChecked()).toBe(true);
+
+        // Homepage shortcuts on: the homepage's round button brings the admin back here.
+        const shortcuts = ADMIN_FLAG_COPY.homepageConfiguration.label;
+        await page.getByRole('switch', { name: shortcuts }).click();
+        await page.getByText(workspaceSettingsCopy.switched(shortcuts, true)).waitFor({ timeout: WAIT_MS });
+        await page.goto(`${baseUrl}/`);
+        await page.getByRole('link', { name: shell.MANAGE_WORKSPACE_SETTINGS }).click();
+        await page.waitForURL(`${baseUrl}/admin/appearance`, { timeout: WAIT_MS });
       });
     },
   );

@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Anchor,
   Avatar,
   Button,
@@ -11,6 +12,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
+import { IconBuildingCog, IconPencil, IconPuzzle } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { appsToReconnect } from '../../common/connection-status';
@@ -46,7 +48,10 @@ export function HomeScreen() {
 
   return (
     <Stack p={{ base: 'md', sm: 'xl' }} gap="xl" className={classes.home} data-testid="home">
-      <Group justify="flex-end">{apps.data && <AppsStrip apps={enabledApps(all, viewer)} />}</Group>
+      <Group justify="flex-end">
+        {isFlagOn(user, 'homepageConfiguration') && <HomeShortcuts admin={user.admin} />}
+        {apps.data && <AppsStrip apps={enabledApps(all, viewer)} />}
+      </Group>
       <Stack gap="lg" className={classes.column}>
         <Title order={1} ta="center" className={classes.heading}>
           {shell.HOME_HEADING}
@@ -71,6 +76,37 @@ export function HomeScreen() {
         )}
       </Stack>
     </Stack>
+  );
+}
+
+/**
+ * The round icon buttons of spec §2.7 (behind homepageConfiguration): the admin's to the workspace settings, a
+ * member's to their own, and the browser extension's page.
+ */
+function HomeShortcuts({ admin }: { admin: boolean }) {
+  const settings = admin
+    ? { label: shell.MANAGE_WORKSPACE_SETTINGS, to: '/admin/appearance', icon: <IconBuildingCog size={20} /> }
+    : { label: shell.EDIT_HOMEPAGE, to: '/my-settings', icon: <IconPencil size={20} /> };
+  return (
+    <Group gap="xs" data-testid="home-shortcuts">
+      {[
+        settings,
+        { label: shell.INSTALL_EXTENSION, to: '/browser-extension', icon: <IconPuzzle size={20} /> },
+      ].map((shortcut) => (
+        <Tooltip key={shortcut.to} label={shortcut.label} withinPortal>
+          <ActionIcon
+            component={Link}
+            to={shortcut.to}
+            variant="default"
+            radius="xl"
+            size={40}
+            aria-label={shortcut.label}
+          >
+            {shortcut.icon}
+          </ActionIcon>
+        </Tooltip>
+      ))}
+    </Group>
   );
 }
 
