@@ -511,6 +511,8 @@ export const homeBookmarks = {
   SAVE: 'Save',
   CANCEL: 'Cancel',
   deleteLabel: (title: string) => `Delete ${title}`,
+  /** The tooltip of a bookmark its reader may reorder: the mouse drags, the keyboard moves with Alt and an arrow. */
+  reorderHint: (link: string) => `${link} · drag, or Alt+← / Alt+→, to reorder`,
   NO_PERSONAL_BOOKMARKS: 'Add the links you open every day.',
   NO_COMPANY_BOOKMARKS: 'Add links everyone in your workspace should have at hand.',
   TITLE_REQUIRED: 'Title is required',

@@ -108,6 +108,14 @@ describe('the homepage', () => {
         .poll(() => titlesOf(page, 'personal'), { timeout: WAIT_MS })
         .toEqual(['Status', 'Handbook', 'Wiki']);
 
+      // The keyboard moves a bookmark too, and focus goes with it.
+      await row.getByRole('link', { name: 'Wiki' }).focus();
+      await page.keyboard.press('Alt+ArrowLeft');
+      await expect.poll(() => titlesOf(page, 'personal')).toEqual(['Status', 'Wiki', 'Handbook']);
+      await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Wiki');
+      await page.keyboard.press('Alt+ArrowRight');
+      await expect.poll(() => titlesOf(page, 'personal')).toEqual(['Status', 'Handbook', 'Wiki']);
+
       // A reorder the server does not take goes back, with the spec's message.
       await page.route('**/api/v1/users/*/bookmarks', (route) =>
         route.fulfill({ status: 500, body: '{"code":"INTERNAL","message":"x"}' }),

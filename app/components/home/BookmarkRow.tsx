@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, CloseButton, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBookmark, IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Bookmark } from '../../../common/api/bookmarks';
 import { bookmarks as spec, homeBookmarks as strings } from '../../../common/strings';
 import { BookmarkDialog } from './BookmarkDialog';
@@ -25,12 +25,25 @@ const TEXT = {
 
 /**
  * 'My bookmarks' or 'Company bookmarks': links that open in a new tab; whoever manages the list adds (until it is
- * full), deletes, and drags to reorder, each change shown at once and undone if the save fails.
+ * full), deletes, and drags to reorder (or moves with Alt and an arrow key), each change shown at once and undone if
+ * the save fails.
  */
 export function BookmarkRow({ kind, admin }: { kind: BookmarkListKind; admin: boolean }) {
   const { bookmarks, save } = useBookmarkList(kind);
   const [adding, setAdding] = useState(false);
   const [dragged, setDragged] = useState<number | null>(null);
+  const [followFocus, setFollowFocus] = useState<string | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  // Reordering moves the list's nodes, which drops focus: it goes back to the moved bookmark once it is in place.
+  useEffect(() => {
+    if (followFocus === null) return;
+    const anchor = [...(listRef.current?.querySelectorAll('a') ?? [])].find(
+      (a) => a.textContent === followFocus,
+    );
+    if (!anchor) return;
+    anchor.focus();
+    setFollowFocus(null);
+  }, [bookmarks, followFocus]);
   const text = TEXT[kind];
   const editable = canEditList(kind, admin);
   if (!showsList(kind, admin, bookmarks)) return null;
@@ -44,9 +57,21 @@ export function BookmarkRow({ kind, admin }: { kind: BookmarkListKind; admin: bo
       bookmarks.filter((_, at) => at !== index),
       { success: text.deleted, failure: spec.DELETE_ERROR },
     );
+  const move = (from: number, to: number) => {
+    if (from === to || to < 0 || to >= bookmarks.length) return false;
+    void save(moveBookmark(bookmarks, from, to), { failure: spec.REORDER_ERROR });
+    return true;
+  };
   const drop = (to: number) => {
-    if (dragged === null || dragged === to) return;
-    void save(moveBookmark(bookmarks, dragged, to), { failure: spec.REORDER_ERROR });
+    if (dragged !== null) move(dragged, to);
+  };
+  // The keyboard's drag: Alt with an arrow moves the focused bookmark one place, and focus goes with it.
+  const onKeyDown = (event: KeyboardEvent<HTMLAnchorElement>, index: number) => {
+    if (!editable || !event.altKey) return;
+    const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+    if (step === undefined) return;
+    event.preventDefault();
+    if (move(index, index + step)) setFollowFocus(bookmarks[index]!.title);
   };
 
   return (
@@ -75,7 +100,7 @@ export function BookmarkRow({ kind, admin }: { kind: BookmarkListKind; admin: bo
           {text.empty}
         </Text>
       ) : (
-        <ul className={classes.bookmarks}>
+        <ul className={classes.bookmarks} ref={listRef}>
           {bookmarks.map((bookmark, index) => (
             <li
               key={bookmark.title}
@@ -110,7 +135,9 @@ export function BookmarkRow({ kind, admin }: { kind: BookmarkListKind; admin: bo
                   size="sm"
                   c="inherit"
                   className={classes.bookmarkTitle}
-                  title={bookmark.link}
+                  title={editable ? strings.reorderHint(bookmark.link) : bookmark.link}
+                  aria-keyshortcuts={editable ? 'Alt+ArrowLeft Alt+ArrowRight' : undefined}
+                  onKeyDown={(event) => onKeyDown(event, index)}
                 >
                   {bookmark.title}
                 </Anchor>
