@@ -13,6 +13,7 @@ import {
   topicUpdateRequestSchema,
 } from '../../../common/api/topics';
 import { viewerOf } from '../../policies/access';
+import { announceTopicChange, topicAudience } from '../../realtime/topic-events';
 import { listTopics } from '../../topics/list';
 import { deleteTopic, markTopicRead, shareCheck, updateTopic } from '../../topics/manage';
 import { addTopicMember, listTopicMembers } from '../../topics/members';
@@ -24,6 +25,8 @@ import { publicTopicById, topicById } from '../../topics/read';
  */
 export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx.store;
+  const announce = async (orgId: string, topicId: string) =>
+    announceTopicChange(app.realtime, orgId, topicId, await topicAudience(db, orgId, topicId));
 
   app.get(
     '/topics',
@@ -67,14 +70,18 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'signedIn' },
       schema: { body: addTopicMemberRequestSchema, response: { 200: topicMembersResponseSchema } },
     },
-    async (request) =>
-      addTopicMember(
+    async (request) => {
+      const viewer = viewerOf(request);
+      const members = await addTopicMember(
         db,
         app.ctx.notifier,
-        viewerOf(request),
+        viewer,
         request.body.conversation_id,
         request.body.user_email,
-      ),
+      );
+      await announce(viewer.orgId, request.body.conversation_id);
+      return members;
+    },
   );
 
   app.patch(
@@ -87,7 +94,12 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: topicSummarySchema },
       },
     },
-    async (request) => updateTopic(db, viewerOf(request), request.params.id, request.body),
+    async (request) => {
+      const viewer = viewerOf(request);
+      const topic = await updateTopic(db, viewer, request.params.id, request.body);
+      await announce(viewer.orgId, request.params.id);
+      return topic;
+    },
   );
 
   app.get(
@@ -103,7 +115,10 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
     '/topics/topic/:id',
     { config: { access: 'signedIn' }, schema: { params: topicParamsSchema } },
     async (request, reply) => {
-      await deleteTopic(db, viewerOf(request), request.params.id);
+      const viewer = viewerOf(request);
+      const audience = await topicAudience(db, viewer.orgId, request.params.id);
+      await deleteTopic(db, viewer, request.params.id);
+      announceTopicChange(app.realtime, viewer.orgId, request.params.id, audience);
       return reply.code(204).send();
     },
   );
