@@ -105,12 +105,7 @@ export type TopicEvent = z.infer<typeof topicEventSchema>;
 
 /** Each channel kind's events. */
 export type ChannelEvents = { user: UserEvent; notifications: NotificationsEvent; topic: TopicEvent };
-export type ChannelKind = keyof ChannelEvents;
-export type RealtimeEvent = ChannelEvents[ChannelKind];
-
-export function channelKindOf(channel: RealtimeChannel): ChannelKind {
-  return channel === 'user' || channel === 'notifications' ? channel : 'topic';
-}
+export type RealtimeEvent = ChannelEvents[keyof ChannelEvents];
 
 // ---------------------------------------------------------------------------------------------
 // Client → server
