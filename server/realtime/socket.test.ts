@@ -1,5 +1,6 @@
 // The realtime socket on the real server and store, with the chat socket and an OpenAI-compatible test model: who
 // may hold which channel, what a shared topic's readers see while another member asks, and the 50 KB framing.
+import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_CHUNK_BYTES } from '../../common/limits';
@@ -33,6 +34,7 @@ async function call(method: 'POST' | 'PATCH', url: string, token: string, payloa
     payload: payload as Record<string, unknown>,
   });
   expect(response.statusCode).toBe(200);
+  return response.json() as Record<string, unknown>;
 }
 
 /** Alice asks through the chat socket; answers the topic and the answer's message id once it is saved. */
@@ -141,6 +143,31 @@ describe('a shared topic', () => {
     await carols.subscribe('notifications');
     expect(carols.events('user')).toEqual([]);
     await Promise.all([bob.close(), carols.close()]);
+  });
+
+  it('tells a colleague tagged in a message, and then shows them the messages posted there', async () => {
+    const fay = await createUser(h.server.store.db, h.org, { email: `fay@${DOMAIN}`, firstName: 'Fay' });
+    const fays = await RealtimeTestClient.open(h.url, (await loginTokensFor(h.server.ctx, fay)).id_token);
+    await fays.subscribe('user');
+    const newTopic = randomUUID();
+    await call('POST', '/messages/create', h.aliceToken, {
+      message: 'Fay, have a look at this',
+      conversation_id: newTopic,
+      tagged_emails: [`fay@${DOMAIN}`],
+    });
+    expect((await fays.next('EVENT')).event).toEqual({ type: 'topics.changed' });
+    expect(await fays.subscribe(topicChannel(newTopic))).toMatchObject({ type: 'SUBSCRIBED' });
+    const posted = await call('POST', '/messages/create', h.aliceToken, {
+      message: 'Did you see it?',
+      conversation_id: newTopic,
+    });
+    const added = await fays.next('EVENT', (message) => message.event.type === 'message.added');
+    expect(added.event).toEqual({
+      type: 'message.added',
+      topicId: newTopic,
+      messageId: (posted.message as { message_id: string }).message_id,
+    });
+    await fays.close();
   });
 
   it('streams another member’s question and answer to a member who has it open; a non-member gets nothing', async () => {

@@ -4,6 +4,7 @@
  * re-shared).
  */
 import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { topicMembers, topics } from '../db/schema';
 import type { DbOrTx } from '../db/store';
 import type { RealtimeHub } from './hub';
@@ -32,4 +33,22 @@ export function announceTopicChange(
 ): void {
   hub.publish(orgId, { kind: 'topic', topicId }, { type: 'topic.changed', topicId });
   for (const userId of audience) hub.publish(orgId, { kind: 'user', userId }, { type: 'topics.changed' });
+}
+
+/**
+ * After a change a route made to a topic: tells its readers and its owner and members (`audience`, or read now).
+ * The change is made whatever happens here: a failure to tell is logged, never answered to the caller.
+ */
+export async function announceAfterChange(
+  app: FastifyInstance,
+  orgId: string,
+  topicId: string,
+  audience?: readonly string[],
+): Promise<void> {
+  try {
+    const people = audience ?? (await topicAudience(app.ctx.store.db, orgId, topicId));
+    announceTopicChange(app.realtime, orgId, topicId, people);
+  } catch (error) {
+    app.log.warn({ err: error, topicId }, 'realtime: telling a topic change failed');
+  }
 }

@@ -8,7 +8,7 @@ import {
   messageParamsSchema,
 } from '../../../common/api/topics';
 import { viewerOf } from '../../policies/access';
-import { announceTopicChange, topicAudience } from '../../realtime/topic-events';
+import { announceAfterChange } from '../../realtime/topic-events';
 import { chatHistory } from '../../topics/history';
 import { markAllTopicsRead } from '../../topics/manage';
 import { createSharedMessage } from '../../topics/post';
@@ -52,12 +52,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
         { type: 'message.added', topicId, messageId: created.message.message_id },
       );
       // tagging may have added members (and made the topic shared): their topic lists changed
-      announceTopicChange(
-        app.realtime,
-        viewer.orgId,
-        topicId,
-        await topicAudience(db, viewer.orgId, topicId),
-      );
+      await announceAfterChange(app, viewer.orgId, topicId);
       return created;
     },
   );

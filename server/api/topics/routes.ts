@@ -13,7 +13,7 @@ import {
   topicUpdateRequestSchema,
 } from '../../../common/api/topics';
 import { viewerOf } from '../../policies/access';
-import { announceTopicChange, topicAudience } from '../../realtime/topic-events';
+import { announceAfterChange, topicAudience } from '../../realtime/topic-events';
 import { listTopics } from '../../topics/list';
 import { deleteTopic, markTopicRead, shareCheck, updateTopic } from '../../topics/manage';
 import { addTopicMember, listTopicMembers } from '../../topics/members';
@@ -25,8 +25,6 @@ import { publicTopicById, topicById } from '../../topics/read';
  */
 export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.ctx.store;
-  const announce = async (orgId: string, topicId: string) =>
-    announceTopicChange(app.realtime, orgId, topicId, await topicAudience(db, orgId, topicId));
 
   app.get(
     '/topics',
@@ -79,7 +77,7 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body.conversation_id,
         request.body.user_email,
       );
-      await announce(viewer.orgId, request.body.conversation_id);
+      await announceAfterChange(app, viewer.orgId, request.body.conversation_id);
       return members;
     },
   );
@@ -97,7 +95,7 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const viewer = viewerOf(request);
       const topic = await updateTopic(db, viewer, request.params.id, request.body);
-      await announce(viewer.orgId, request.params.id);
+      await announceAfterChange(app, viewer.orgId, request.params.id);
       return topic;
     },
   );
@@ -116,9 +114,10 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'signedIn' }, schema: { params: topicParamsSchema } },
     async (request, reply) => {
       const viewer = viewerOf(request);
+      // read first: the members' rows go with the topic
       const audience = await topicAudience(db, viewer.orgId, request.params.id);
       await deleteTopic(db, viewer, request.params.id);
-      announceTopicChange(app.realtime, viewer.orgId, request.params.id, audience);
+      await announceAfterChange(app, viewer.orgId, request.params.id, audience);
       return reply.code(204).send();
     },
   );
