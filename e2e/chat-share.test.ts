@@ -1,7 +1,7 @@
 // Sharing a topic (spec asking-questions §2 Share settings, §6; shell-and-account §4.6, §7.3, §7.6, §8) in a real
 // browser against the real server: the access level, adding a colleague as an editor, copying the link, the
 // colleague opening the shared topic, and watching another member's question and answer arrive live.
-import type { BrowserContext, Page, WebSocket as PageSocket } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import { topics as topicStrings } from '../common/strings';
@@ -201,18 +201,26 @@ describe('widening a topic whose answers cite private sources', () => {
   });
 });
 
-/** Resolves once the page's realtime socket has confirmed `channel`. */
-function subscribed(page: Page, channel: string): Promise<void> {
-  return new Promise((resolve) => {
-    const watch = (socket: PageSocket) => {
-      if (!socket.url().endsWith(REALTIME_SOCKET_PATH)) return;
-      socket.on('framereceived', ({ payload }) => {
-        if (typeof payload === 'string' && payload.includes('"SUBSCRIBED"') && payload.includes(channel))
-          resolve();
-      });
-    };
-    page.on('websocket', watch);
+/** Every frame of the page's realtime sockets, as they come, and a wait for one. */
+function recordRealtime(page: Page) {
+  const frames: { sent: boolean; payload: string }[] = [];
+  page.on('websocket', (socket) => {
+    if (!socket.url().endsWith(REALTIME_SOCKET_PATH)) return;
+    socket.on('framereceived', ({ payload }) => frames.push({ sent: false, payload: String(payload) }));
+    socket.on('framesent', ({ payload }) => frames.push({ sent: true, payload: String(payload) }));
   });
+  const until = (test: (frame: { sent: boolean; payload: string }) => boolean, from = 0) =>
+    expect.poll(() => frames.slice(from).some(test), { timeout: WAIT_MS }).toBe(true);
+  return {
+    frames,
+    /** Waits for a frame from index `from` on that passes `test`. */
+    until,
+    /** Waits until the server confirmed `channel`. */
+    subscribed: (channel: string) =>
+      until(
+        (frame) => !frame.sent && frame.payload.includes('"SUBSCRIBED"') && frame.payload.includes(channel),
+      ),
+  };
 }
 
 describe('a shared topic, live', () => {
@@ -242,9 +250,9 @@ describe('a shared topic, live', () => {
       // Erin has Scout open when Dana adds her: her sidebar reads its topic lists again, unprompted.
       const erinPage = await erins.context.newPage();
       await seedSession(erinPage, erin);
-      const erinListening = subscribed(erinPage, '"user"');
+      const erinRealtime = recordRealtime(erinPage);
       await erinPage.goto(`${scout.baseUrl}/chat`);
-      await erinListening;
+      await erinRealtime.subscribed('"user"');
       const listsRead = erinPage.waitForRequest((request) => /\/api\/v1\/topics\?/.test(request.url()), {
         timeout: WAIT_MS,
       });
@@ -256,13 +264,12 @@ describe('a shared topic, live', () => {
       await listsRead;
 
       // Erin opens the topic; Dana asks again there.
-      const erinOnTopic = subscribed(erinPage, topicChannel(topicId));
       await erinPage.goto(`${scout.baseUrl}${topicPath}`);
       await erinPage
         .getByTestId('user-message')
         .getByText('Where do visitors park?')
         .waitFor({ timeout: WAIT_MS });
-      await erinOnTopic;
+      await erinRealtime.subscribed(topicChannel(topicId));
       const danaBox = danaPage.getByTestId('question-textarea');
       await danaBox.fill('Can they park overnight?');
       await danaBox.press('Enter');
@@ -288,6 +295,11 @@ describe('a shared topic, live', () => {
       await expect.poll(() => streaming.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
       expect(await streaming.innerText()).toContain('Visitors park in the north lot, all day long.');
       expect(await erinPage.getByTestId('user-message').count()).toBe(2);
+
+      // coming back to the tab sends the token again, for the server to check (spec §4.4)
+      const before = erinRealtime.frames.length;
+      await erinPage.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await erinRealtime.until((frame) => frame.sent && frame.payload.includes('"AUTH"'), before);
     } finally {
       await Promise.all([danas.close(), erins.close()]);
     }

@@ -7,6 +7,7 @@ import { REALTIME_CHUNK_BYTES } from '../../common/limits';
 import { RealtimeCloseCode, topicChannel, type TopicEvent } from '../../common/api/realtime';
 import { users, type User } from '../db/schema';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
+import { ID_TOKEN_TTL_SECONDS, signIdToken } from '../auth/tokens';
 import { createUser, loginTokensFor } from '../testing/fixtures';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../chat/related';
 import { LEAVE_POLICY, startChatHarness, type ChatHarness } from '../chat/testing/harness';
@@ -116,6 +117,15 @@ describe('authentication', () => {
     await h.server.store.db.update(users).set({ status: 'BLOCKED' }).where(eq(users.id, dave.id));
     daves.send({ type: 'AUTH', token: daveToken });
     expect((await daves.closed).code).toBe(RealtimeCloseCode.unauthorized);
+  });
+  it('closes the socket when its token runs out', async () => {
+    const { token } = await signIdToken(
+      h.server.ctx.tokenKey,
+      { userId: h.bob.id, orgId: h.org.id, email: h.bob.email, sessionId: randomUUID() },
+      new Date(Date.now() - (ID_TOKEN_TTL_SECONDS - 1) * 1000),
+    );
+    const client = await RealtimeTestClient.open(h.url, token);
+    expect(await client.closed).toEqual({ code: RealtimeCloseCode.unauthorized, reason: 'Token expired' });
   });
 });
 
