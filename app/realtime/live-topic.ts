@@ -4,7 +4,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../../common/api/messages';
-import { topicChannel } from '../../common/api/realtime';
+import { realtimeChannelSchema, topicChannel } from '../../common/api/realtime';
 import { chatKeys } from '../chat/api';
 import { appendChunk, withLiveText, type LiveText } from './live-text';
 import { useRealtimeChannel } from './use-channel';
@@ -22,8 +22,12 @@ export function useLiveTopic(topicId: string, messages: readonly ChatMessage[]):
     [queryClient, topicId],
   );
 
+  // an address that names no topic id has no channel (the screen goes back to /chat when the topic fails to load)
+  const channel = realtimeChannelSchema.safeParse(topicChannel(topicId)).success
+    ? topicChannel(topicId)
+    : null;
   useRealtimeChannel(
-    topicId ? topicChannel(topicId) : null,
+    channel,
     (event) => {
       switch (event.type) {
         case 'message.added':

@@ -136,6 +136,15 @@ export const REALTIME_ERROR_CODES = [
   'INTERNAL',
 ] as const;
 export const realtimeErrorCodeSchema = z.enum(REALTIME_ERROR_CODES);
+
+/** Ours: the messages of the socket's ERRORs (the app shows none of them; they are for logs and scripts). */
+export const RealtimeErrorMessage = {
+  NOT_JSON_TEXT: 'Messages must be JSON text.',
+  NOT_JSON: 'Messages must be JSON.',
+  NO_SUCH_TOPIC: 'There is no such topic.',
+  TOO_MANY_CHANNELS: `A connection holds at most ${REALTIME_CHANNELS_PER_SOCKET_MAX} channels.`,
+  INTERNAL: 'Something went wrong on the server. Please try again.',
+} as const;
 export type RealtimeErrorCode = z.infer<typeof realtimeErrorCodeSchema>;
 
 /** A channel's event; `event` is one of the events of the channel's kind. */

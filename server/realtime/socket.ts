@@ -21,6 +21,7 @@ import {
   REALTIME_SOCKETS_PER_USER_MAX,
   RealtimeCloseCode,
   RealtimeCloseReason,
+  RealtimeErrorMessage,
   realtimeClientMessageSchema,
   topicIdOf,
   type ChunkFrame,
@@ -106,7 +107,7 @@ class RealtimeConnection {
   private enqueue(work: () => Promise<void>): void {
     this.queue = this.queue.then(work).catch((error: unknown) => {
       this.log.error({ err: error }, 'realtime socket message failed');
-      this.error('INTERNAL', 'Something went wrong on the server. Please try again.');
+      this.error('INTERNAL', RealtimeErrorMessage.INTERNAL);
     });
   }
 
@@ -145,12 +146,12 @@ class RealtimeConnection {
   }
 
   private parse(text: string | null): RealtimeClientMessage | { invalid: string } {
-    if (text === null) return { invalid: 'Messages must be JSON text.' };
+    if (text === null) return { invalid: RealtimeErrorMessage.NOT_JSON_TEXT };
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      return { invalid: 'Messages must be JSON.' };
+      return { invalid: RealtimeErrorMessage.NOT_JSON };
     }
     const parsed = parseRequest(realtimeClientMessageSchema, json, 'message');
     return parsed.success ? parsed.data : { invalid: parsed.message };
@@ -241,11 +242,7 @@ class RealtimeConnection {
       return;
     }
     if (this.subscriptions.size >= REALTIME_CHANNELS_PER_SOCKET_MAX) {
-      this.error(
-        'TOO_MANY_CHANNELS',
-        `A connection holds at most ${REALTIME_CHANNELS_PER_SOCKET_MAX} channels.`,
-        channel,
-      );
+      this.error('TOO_MANY_CHANNELS', RealtimeErrorMessage.TOO_MANY_CHANNELS, channel);
       return;
     }
     const topicId = topicIdOf(channel);
@@ -258,7 +255,7 @@ class RealtimeConnection {
     } else {
       // the same answer for a topic that does not exist as for one the member may not view
       if (!(await this.mayViewTopic(topicId))) {
-        this.error('NOT_FOUND', 'There is no such topic.', channel);
+        this.error('NOT_FOUND', RealtimeErrorMessage.NO_SUCH_TOPIC, channel);
         return;
       }
       this.subscriptions.set(channel, new TopicSubscription(this, viewer, channel, topicId, this.hub));
