@@ -42,7 +42,8 @@ beforeAll(async () => {
       email: `alice@${DOMAIN}`,
       firstName: 'Alice',
       lastName: 'Owner',
-      flags: { multiplayerEnabled: true },
+      // live topics too, for the question and answer that stream into another member's page
+      flags: { multiplayerEnabled: true, realtimeMultiplayer: true },
     })
   ).tokens;
   bob = (await scout.createUser({ email: `bob@${DOMAIN}`, firstName: 'Bob', lastName: 'Colleague' })).tokens;

@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ChatMessage } from '../../common/api/messages';
 import { realtimeChannelSchema, topicChannel } from '../../common/api/realtime';
+import { isFlagOn, useSignedInUser } from '../auth/session';
 import { chatKeys } from '../chat/api';
 import { appendChunk, withLiveText, type LiveText } from './live-text';
 import { useRealtimeChannel } from './use-channel';
@@ -49,11 +50,11 @@ export function useLiveTopic(topicId: string, messages: readonly ChatMessage[]):
     () => void refetch(),
   );
 
-  const live = useMemo(() => withLiveText(messages, streams), [messages, streams]);
+  const shown = useMemo(() => withLiveText(messages, streams), [messages, streams]);
   useEffect(() => {
-    if (!live.gap || Date.now() - lastGapRefetch.current < GAP_REFETCH_MS) return;
+    if (!shown.gap || Date.now() - lastGapRefetch.current < GAP_REFETCH_MS) return;
     lastGapRefetch.current = Date.now();
     void refetch();
-  }, [live.gap, refetch]);
-  return live.messages;
+  }, [shown.gap, refetch]);
+  return shown.messages;
 }

@@ -42,7 +42,8 @@ export const RealtimeCloseReason = {
 
 /**
  * `user` and `notifications` are always the socket's own member's (there is no way to name another's);
- * `topic:{id}` is a topic the member may view, checked on SUBSCRIBE and again while subscribed.
+ * `topic:{id}` is a topic the member may view, checked on SUBSCRIBE and again while subscribed, in an org with
+ * live topics (the realtimeMultiplayer flag) on.
  */
 export const realtimeChannelSchema = z.union([
   z.literal('user'),
@@ -133,6 +134,8 @@ export const REALTIME_ERROR_CODES = [
   'NOT_FOUND',
   /** More than REALTIME_CHANNELS_PER_SOCKET_MAX channels. */
   'TOO_MANY_CHANNELS',
+  /** Live topics (the realtimeMultiplayer flag) are off for the member's org. */
+  'LIVE_TOPICS_OFF',
   'INTERNAL',
 ] as const;
 export const realtimeErrorCodeSchema = z.enum(REALTIME_ERROR_CODES);
@@ -142,6 +145,7 @@ export const RealtimeErrorMessage = {
   NOT_JSON_TEXT: 'Messages must be JSON text.',
   NOT_JSON: 'Messages must be JSON.',
   NO_SUCH_TOPIC: 'There is no such topic.',
+  LIVE_TOPICS_OFF: 'Live topics are not enabled for this workspace.',
   TOO_MANY_CHANNELS: `A connection holds at most ${REALTIME_CHANNELS_PER_SOCKET_MAX} channels.`,
   INTERNAL: 'Something went wrong on the server. Please try again.',
 } as const;

@@ -294,13 +294,16 @@ export async function acceptQuery(
     if (topicId) deps.registry.release(topicId);
   }
   generation.listen(listener);
-  generation.listen(
-    publishAnswer(deps.realtime, {
-      orgId: viewer.orgId,
-      topicId: exchange.topic.id,
-      answerId: exchange.answer.id,
-    }),
-  );
+  // live topics: others with the topic open see the question and the answer as it streams
+  if (plan.flags.realtimeMultiplayer) {
+    generation.listen(
+      publishAnswer(deps.realtime, {
+        orgId: viewer.orgId,
+        topicId: exchange.topic.id,
+        answerId: exchange.answer.id,
+      }),
+    );
+  }
   generation.emit({
     type: 'QUERY_ACCEPTED',
     conversation_id: exchange.topic.id,

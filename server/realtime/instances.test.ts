@@ -29,7 +29,7 @@ describe.skipIf(!testDatabaseUrl)('two instances on one PostgreSQL database (TES
       respond,
       domain: DOMAIN,
       store: database.store,
-      flags: { multiplayerEnabled: true },
+      flags: { multiplayerEnabled: true, realtimeMultiplayer: true },
     });
     b = await h.startInstance(await openStore({ databaseUrl: database.url }));
     await h.index([LEAVE_POLICY]);

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REALTIME_CHUNK_BYTES } from '../../common/limits';
 import { RealtimeCloseCode, topicChannel, type TopicEvent } from '../../common/api/realtime';
-import { users, type User } from '../db/schema';
+import { orgs, users, type User } from '../db/schema';
 import type { RecordedRequest, ScriptedReply } from '../llm/testing/openai-server';
 import { ID_TOKEN_TTL_SECONDS, signIdToken } from '../auth/tokens';
 import { createUser, loginTokensFor } from '../testing/fixtures';
@@ -61,7 +61,11 @@ function joinedText(events: TopicEvent[], answerId: string): string {
 }
 
 beforeAll(async () => {
-  h = await startChatHarness({ respond, domain: DOMAIN, flags: { multiplayerEnabled: true } });
+  h = await startChatHarness({
+    respond,
+    domain: DOMAIN,
+    flags: { multiplayerEnabled: true, realtimeMultiplayer: true },
+  });
   await h.index([
     LEAVE_POLICY,
     {
@@ -231,6 +235,32 @@ describe('a shared topic', () => {
     // and she cannot take it back
     expect(await carols.subscribe(topicChannel(topicId))).toMatchObject({ type: 'ERROR', code: 'NOT_FOUND' });
     await carols.close();
+  });
+});
+
+describe('the realtimeMultiplayer flag', () => {
+  it('off: a topic cannot be followed, and one followed stops at its next change', async () => {
+    const setLive = (on: boolean) =>
+      h.server.store.db
+        .update(orgs)
+        .set({ flags: { multiplayerEnabled: true, realtimeMultiplayer: on } })
+        .where(eq(orgs.id, h.org.id));
+    const bob = await RealtimeTestClient.open(h.url, h.bobToken);
+    expect(await bob.subscribe(topicChannel(topicId))).toMatchObject({ type: 'SUBSCRIBED' });
+    await setLive(false);
+    try {
+      await call('PATCH', `/topics/topic/${topicId}`, h.aliceToken, { topic_title: 'Leave, renamed' });
+      expect(await bob.next('UNSUBSCRIBED')).toMatchObject({ reason: 'ACCESS_LOST' });
+      expect(await bob.subscribe(topicChannel(topicId))).toMatchObject({
+        type: 'ERROR',
+        code: 'LIVE_TOPICS_OFF',
+      });
+      await aliceAsks('Is the flag off?', topicId);
+      expect(bob.events(topicChannel(topicId))).toEqual([]);
+    } finally {
+      await setLive(true);
+      await bob.close();
+    }
   });
 });
 

@@ -6,8 +6,9 @@
  *   window focus, and with every refreshed token) must name the same member, and re-checks every topic held.
  * - The socket closes with 4401 when its token runs out (the app reconnects with a fresh one), and when the member is
  *   blocked or their session revoked: checked on every AUTH and every REVERIFY_MS.
- * - `user` and `notifications` are the socket's own member's. `topic:{id}` needs the member to be able to view the
- *   topic (server/policies/topics.ts): checked on SUBSCRIBE, again whenever the topic changes or a message is
+ * - `user` and `notifications` are the socket's own member's. `topic:{id}` needs live topics on for the org (the
+ *   realtimeMultiplayer flag) and the member to be able to view the topic (server/policies/topics.ts): checked on
+ *   SUBSCRIBE, again whenever the topic changes or a message is
  *   posted, and at least every TOPIC_ACCESS_RECHECK_MS while events flow; once lost, events stop and the client is
  *   told UNSUBSCRIBED (ACCESS_LOST). An answer's text goes only to readers who may read all its sources.
  * - A server message of REALTIME_CHUNK_BYTES or more goes as CHUNK frames (common/realtime-framing.ts).
@@ -32,6 +33,7 @@ import {
   type TopicEvent,
 } from '../../common/api/realtime';
 import { parseRequest } from '../../common/api/input';
+import { parseFlags } from '../../common/flags';
 import { REALTIME_CHUNK_BYTES } from '../../common/limits';
 import { splitUtf8 } from '../../common/realtime-framing';
 import { authenticateToken } from '../auth/guard';
@@ -39,7 +41,7 @@ import { idTokenExpiresAt } from '../auth/tokens';
 import { answerViewFor } from '../chat/follow';
 import type { Viewer } from '../context';
 import { canViewTopic } from '../policies/topics';
-import { loadTopic } from '../topics/access';
+import { loadTopic, loadTopicOrg } from '../topics/access';
 import { RealtimeHub } from './hub';
 
 const HEARTBEAT_MS = 30_000;
@@ -228,11 +230,17 @@ class RealtimeConnection {
     else this.viewer = viewer;
   }
 
-  /** Whether the member may view the topic now (a topic of another org, or none, is simply not theirs). */
-  async mayViewTopic(topicId: string): Promise<boolean> {
-    if (!this.viewer) return false;
-    const loaded = await loadTopic(this.request.server.ctx.store.db, this.viewer, topicId);
-    return loaded !== null && canViewTopic(loaded.topic, loaded.relation);
+  /**
+   * Whether the member may follow the topic now: live topics are on for their org (the realtimeMultiplayer flag)
+   * and they may view it (a topic of another org, or none, is simply not theirs).
+   */
+  async mayFollowTopic(topicId: string): Promise<'yes' | 'off' | 'no'> {
+    if (!this.viewer) return 'no';
+    const { db } = this.request.server.ctx.store;
+    const org = await loadTopicOrg(db, this.viewer.orgId);
+    if (!parseFlags(org.flags).realtimeMultiplayer) return 'off';
+    const loaded = await loadTopic(db, this.viewer, topicId);
+    return loaded !== null && canViewTopic(loaded.topic, loaded.relation) ? 'yes' : 'no';
   }
 
   private async subscribe(channel: RealtimeChannel): Promise<void> {
@@ -253,8 +261,13 @@ class RealtimeConnection {
       );
       this.subscriptions.set(channel, { stop, recheck: async () => {} });
     } else {
+      const may = await this.mayFollowTopic(topicId);
+      if (may === 'off') {
+        this.error('LIVE_TOPICS_OFF', RealtimeErrorMessage.LIVE_TOPICS_OFF, channel);
+        return;
+      }
       // the same answer for a topic that does not exist as for one the member may not view
-      if (!(await this.mayViewTopic(topicId))) {
+      if (may === 'no') {
         this.error('NOT_FOUND', RealtimeErrorMessage.NO_SUCH_TOPIC, channel);
         return;
       }
@@ -343,7 +356,7 @@ class TopicSubscription implements Subscription {
   }
 
   private async stillViewable(): Promise<boolean> {
-    const viewable = await this.connection.mayViewTopic(this.topicId);
+    const viewable = (await this.connection.mayFollowTopic(this.topicId)) === 'yes';
     this.checkedAt = Date.now();
     if (!viewable && !this.ended) this.connection.end(this.channel, 'ACCESS_LOST');
     return viewable;
