@@ -23,10 +23,11 @@ export function useLiveTopic(topicId: string, messages: readonly ChatMessage[]):
     [queryClient, topicId],
   );
 
-  // an address that names no topic id has no channel (the screen goes back to /chat when the topic fails to load)
-  const channel = realtimeChannelSchema.safeParse(topicChannel(topicId)).success
-    ? topicChannel(topicId)
-    : null;
+  // Live topics need their flag; an address that names no topic id has no channel (the screen goes back to /chat
+  // when the topic fails to load).
+  const live = isFlagOn(useSignedInUser(), 'realtimeMultiplayer');
+  const channel =
+    live && realtimeChannelSchema.safeParse(topicChannel(topicId)).success ? topicChannel(topicId) : null;
   useRealtimeChannel(
     channel,
     (event) => {
