@@ -153,7 +153,11 @@ export async function startNotifyBridge(options: {
     scheduleListen();
   };
 
-  await listen();
+  // A server that cannot LISTEN yet (PostgreSQL restarting) still serves everything else; it keeps trying.
+  await listen().catch((error: unknown) => {
+    log.warn({ err: error }, 'realtime: LISTEN failed; other instances are not heard until it succeeds');
+    scheduleListen();
+  });
 
   return {
     send(envelope) {
