@@ -1,7 +1,7 @@
 // Sharing a topic (spec asking-questions §2 Share settings, §6; shell-and-account §4.6, §7.3, §7.6, §8) in a real
 // browser against the real server: the access level, adding a colleague as an editor, copying the link, the
 // colleague opening the shared topic, and watching another member's question and answer arrive live.
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import { topics as topicStrings } from '../common/strings';
@@ -30,7 +30,9 @@ function respond(request: RecordedRequest): ScriptedReply {
     if (asked.includes('park')) return { text: 'TITLE: Parking' };
     return { text: 'TITLE: Office hours\nRELATED:\n- Lunch hours' };
   }
-  if (asked.includes('overnight')) return { chunks: PARKING_WORDS, delayMs: 250 };
+  // the question is the last message; earlier ones are the topic's history
+  if (JSON.stringify(request.messages.at(-1)).includes('overnight'))
+    return { chunks: PARKING_WORDS, delayMs: 250 };
   if (asked.includes('park')) return { text: 'Visitors park in the north lot.' };
   return { text: 'The office opens at nine.' };
 }
@@ -251,6 +253,12 @@ describe('a shared topic, live', () => {
       // Erin has Scout open when Dana adds her: her sidebar reads its topic lists again, unprompted.
       const erinPage = await erins.context.newPage();
       await seedSession(erinPage, erin);
+      // Erin's realtime sockets pass through the test, which can cut one as a network drop would
+      const erinLinks: WebSocketRoute[] = [];
+      await erinPage.routeWebSocket(/\/_realtime$/, (link) => {
+        link.connectToServer();
+        erinLinks.push(link);
+      });
       const erinRealtime = recordRealtime(erinPage);
       await erinPage.goto(`${scout.baseUrl}/chat`);
       await erinRealtime.subscribed('"user"');
@@ -301,6 +309,22 @@ describe('a shared topic, live', () => {
       const before = erinRealtime.frames.length;
       await erinPage.evaluate(() => window.dispatchEvent(new Event('focus')));
       await erinRealtime.until((frame) => frame.sent && frame.payload.includes('"AUTH"'), before);
+
+      // The link drops: the app opens another after a back-off, subscribes again, and the topic stays live.
+      const links = erinLinks.length;
+      await erinLinks.at(-1)!.close({ code: 1006 });
+      await expect.poll(() => erinLinks.length, { timeout: WAIT_MS }).toBeGreaterThan(links);
+      const sinceReconnect = erinRealtime.frames.length;
+      await erinRealtime.until(
+        (frame) => !frame.sent && frame.payload.includes('"SUBSCRIBED"') && frame.payload.includes(topicId),
+        sinceReconnect,
+      );
+      await danaBox.fill('Is the lot open at weekends?');
+      await danaBox.press('Enter');
+      await erinPage
+        .getByTestId('user-message')
+        .getByText('Is the lot open at weekends?')
+        .waitFor({ timeout: WAIT_MS });
     } finally {
       await Promise.all([danas.close(), erins.close()]);
     }
