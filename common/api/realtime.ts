@@ -5,6 +5,7 @@
 // realtimeClientMessageSchema; a server message over REALTIME_CHUNK_BYTES arrives as CHUNK frames (common/realtime-
 // framing.ts) that the client reassembles by index into one server message.
 import { z } from 'zod';
+import { chat as chatStrings } from '../strings';
 import { messageStatusSchema } from './messages';
 
 export const REALTIME_SOCKET_PATH = '/_realtime';
@@ -28,9 +29,9 @@ export const RealtimeCloseCode = {
   messageTooBig: 1009,
 } as const;
 
-/** Ours: close reasons, for logs and tests; the app shows none of them. */
+/** Close reasons, for logs and tests (the app shows none of them); ours but the spec's 'Tokens not found'. */
 export const RealtimeCloseReason = {
-  TOKENS_NOT_FOUND: 'Tokens not found',
+  TOKENS_NOT_FOUND: chatStrings.TOKENS_NOT_FOUND,
   INVALID_TOKEN: 'Invalid token',
   TOKEN_EXPIRED: 'Token expired',
   TOO_MANY_SOCKETS: 'Too many open realtime connections',
