@@ -1,14 +1,16 @@
-// Sharing a topic (spec asking-questions §2 Share settings, §6; shell-and-account §4.6, §7.3, §8) in a real
-// browser against the real server: the access level, adding a colleague as an editor, copying the link, and the
-// colleague opening the shared topic.
-import type { BrowserContext, Page } from 'playwright-core';
+// Sharing a topic (spec asking-questions §2 Share settings, §6; shell-and-account §4.6, §7.3, §7.6, §8) in a real
+// browser against the real server: the access level, adding a colleague as an editor, copying the link, the
+// colleague opening the shared topic, and watching another member's question and answer arrive live.
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import { topics as topicStrings } from '../common/strings';
 import { chatCopy } from '../app/strings';
+import { REALTIME_SOCKET_PATH, topicChannel } from '../common/api/realtime';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
-import type { RecordedRequest } from '../server/llm/testing/openai-server';
-import { startChatScout, withSignedInPage, type ChatScout } from './harness';
+import type { RecordedRequest, ScriptedReply } from '../server/llm/testing/openai-server';
+import { callApi } from '../server/testing/server';
+import { launchBrowser, seedSession, startChatScout, withSignedInPage, type ChatScout } from './harness';
 
 const WAIT_MS = 20_000;
 const DOMAIN = 'sharing.test';
@@ -17,12 +19,21 @@ let scout: ChatScout;
 let alice: LoginTokens;
 let bob: LoginTokens;
 
-function respond(request: RecordedRequest) {
+/** The answer about parking overnight streams slowly, a word at a time, so another member's page can catch it. */
+const PARKING_WORDS = ['Visitors ', 'park ', 'in ', 'the ', 'north ', 'lot, ', 'all ', 'day ', 'long.'];
+
+function respond(request: RecordedRequest): ScriptedReply {
   const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
+  const asked = JSON.stringify(request.messages);
   if (system === SUGGESTIONS_SYSTEM_PROMPT) {
-    if (JSON.stringify(request.messages).includes('bonus')) return { text: 'TITLE: Bonus pool' };
+    if (asked.includes('bonus')) return { text: 'TITLE: Bonus pool' };
+    if (asked.includes('park')) return { text: 'TITLE: Parking' };
     return { text: 'TITLE: Office hours\nRELATED:\n- Lunch hours' };
   }
+  // the question is the last message; earlier ones are the topic's history
+  if (JSON.stringify(request.messages.at(-1)).includes('overnight'))
+    return { chunks: PARKING_WORDS, delayMs: 250 };
+  if (asked.includes('park')) return { text: 'Visitors park in the north lot.' };
   return { text: 'The office opens at nine.' };
 }
 
@@ -33,7 +44,8 @@ beforeAll(async () => {
       email: `alice@${DOMAIN}`,
       firstName: 'Alice',
       lastName: 'Owner',
-      flags: { multiplayerEnabled: true },
+      // live topics too, for the question and answer that stream into another member's page
+      flags: { multiplayerEnabled: true, realtimeMultiplayer: true },
     })
   ).tokens;
   bob = (await scout.createUser({ email: `bob@${DOMAIN}`, firstName: 'Bob', lastName: 'Colleague' })).tokens;
@@ -189,5 +201,129 @@ describe('widening a topic whose answers cite private sources', () => {
       expect((await patched).status()).toBe(200);
       await expect.poll(() => dialog.getByRole('radio', { name: 'Workspace' }).isChecked()).toBe(true);
     });
+  });
+});
+
+/** Every frame of the page's realtime sockets, as they come, and a wait for one. */
+function recordRealtime(page: Page) {
+  const frames: { sent: boolean; payload: string }[] = [];
+  page.on('websocket', (socket) => {
+    if (!socket.url().endsWith(REALTIME_SOCKET_PATH)) return;
+    socket.on('framereceived', ({ payload }) => frames.push({ sent: false, payload: String(payload) }));
+    socket.on('framesent', ({ payload }) => frames.push({ sent: true, payload: String(payload) }));
+  });
+  const until = (test: (frame: { sent: boolean; payload: string }) => boolean, from = 0) =>
+    expect.poll(() => frames.slice(from).some(test), { timeout: WAIT_MS }).toBe(true);
+  return {
+    frames,
+    /** Waits for a frame from index `from` on that passes `test`. */
+    until,
+    /** Waits until the server confirmed `channel`. */
+    subscribed: (channel: string) =>
+      until(
+        (frame) => !frame.sent && frame.payload.includes('"SUBSCRIBED"') && frame.payload.includes(channel),
+      ),
+  };
+}
+
+describe('a shared topic, live', () => {
+  it('shows a member another member’s question and the answer streaming in, without a reload', async () => {
+    const dana = (await scout.createUser({ email: `dana@${DOMAIN}`, firstName: 'Dana' })).tokens;
+    const erin = (await scout.createUser({ email: `erin@${DOMAIN}`, firstName: 'Erin' })).tokens;
+    const danas = await launchBrowser();
+    const erins = await launchBrowser();
+    try {
+      const danaPage = await danas.context.newPage();
+      await seedSession(danaPage, dana);
+      await danaPage.goto(`${scout.baseUrl}/chat`);
+      const box = danaPage.getByTestId('question-textarea');
+      await box.waitFor({ timeout: WAIT_MS });
+      await box.fill('Where do visitors park?');
+      await box.press('Enter');
+      await expect
+        .poll(() => danaPage.getByTestId('assistant-message').last().getAttribute('data-status'), {
+          timeout: WAIT_MS,
+        })
+        .toBe('SUCCESS');
+      await danaPage.getByTestId('sidebar-topic').getByText('Parking').click({ timeout: WAIT_MS });
+      await expect.poll(() => new URL(danaPage.url()).pathname).toMatch(/^\/topic\/[0-9a-f-]{36}$/);
+      const topicPath = new URL(danaPage.url()).pathname;
+      const topicId = topicPath.split('/').at(-1)!;
+
+      // Erin has Scout open when Dana adds her: the topic appears under 'Shared with me' without a reload.
+      const erinPage = await erins.context.newPage();
+      await seedSession(erinPage, erin);
+      // Erin's realtime sockets pass through the test, which can cut one as a network drop would
+      const erinLinks: WebSocketRoute[] = [];
+      await erinPage.routeWebSocket(/\/_realtime$/, (link) => {
+        link.connectToServer();
+        erinLinks.push(link);
+      });
+      const erinRealtime = recordRealtime(erinPage);
+      await erinPage.goto(`${scout.baseUrl}/chat`);
+      await erinRealtime.subscribed('"user"');
+      const added = await callApi(scout.baseUrl, 'POST', '/topics/topic/member', dana.id_token, {
+        conversation_id: topicId,
+        user_email: `erin@${DOMAIN}`,
+      });
+      expect(added.status).toBe(200);
+      await erinPage.getByTestId('shared-topic').getByText('Parking').waitFor({ timeout: WAIT_MS });
+
+      // Erin opens the topic; Dana asks again there.
+      await erinPage.goto(`${scout.baseUrl}${topicPath}`);
+      await erinPage
+        .getByTestId('user-message')
+        .getByText('Where do visitors park?')
+        .waitFor({ timeout: WAIT_MS });
+      await erinRealtime.subscribed(topicChannel(topicId));
+      const danaBox = danaPage.getByTestId('question-textarea');
+      await danaBox.fill('Can they park overnight?');
+      await danaBox.press('Enter');
+
+      // Erin sees the question, then the answer while it is still being written, then finished
+      await erinPage
+        .getByTestId('user-message')
+        .getByText('Can they park overnight?')
+        .waitFor({ timeout: WAIT_MS });
+      const streaming = erinPage.getByTestId('assistant-message').last();
+      await erinPage.waitForFunction(
+        () => {
+          const answers = document.querySelectorAll('[data-testid="assistant-message"]');
+          const last = answers[answers.length - 1];
+          return (
+            last?.getAttribute('data-status') === 'PENDING' &&
+            (last.textContent ?? '').includes('Visitors park')
+          );
+        },
+        undefined,
+        { timeout: WAIT_MS },
+      );
+      await expect.poll(() => streaming.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
+      expect(await streaming.innerText()).toContain('Visitors park in the north lot, all day long.');
+      expect(await erinPage.getByTestId('user-message').count()).toBe(2);
+
+      // coming back to the tab sends the token again, for the server to check (spec §4.4)
+      const before = erinRealtime.frames.length;
+      await erinPage.evaluate(() => window.dispatchEvent(new Event('focus')));
+      await erinRealtime.until((frame) => frame.sent && frame.payload.includes('"AUTH"'), before);
+
+      // The link drops: the app opens another after a back-off, subscribes again, and the topic stays live.
+      const links = erinLinks.length;
+      const beforeDrop = erinRealtime.frames.length;
+      await erinLinks.at(-1)!.close({ code: 1006 });
+      await expect.poll(() => erinLinks.length, { timeout: WAIT_MS }).toBeGreaterThan(links);
+      await erinRealtime.until(
+        (frame) => !frame.sent && frame.payload.includes('"SUBSCRIBED"') && frame.payload.includes(topicId),
+        beforeDrop,
+      );
+      await danaBox.fill('Is the lot open at weekends?');
+      await danaBox.press('Enter');
+      await erinPage
+        .getByTestId('user-message')
+        .getByText('Is the lot open at weekends?')
+        .waitFor({ timeout: WAIT_MS });
+    } finally {
+      await Promise.all([danas.close(), erins.close()]);
+    }
   });
 });

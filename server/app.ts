@@ -9,6 +9,7 @@ import { requestValidatorCompiler } from './http/validation';
 import { loggerOptions } from './logger';
 import { registerApi } from './api/routes';
 import { registerChat } from './chat/socket';
+import { registerRealtimeHub, registerRealtimeSocket } from './realtime/socket';
 import { registerAccessPolicy } from './policies/access';
 
 export type BuildAppOptions = {
@@ -46,7 +47,9 @@ export async function buildApp({ ctx, spaDir, logLevel }: BuildAppOptions): Prom
 
   registerErrorHandling(app);
   registerAccessPolicy(app);
+  await registerRealtimeHub(app);
   await registerChat(app);
+  registerRealtimeSocket(app);
   await app.register(registerApi, { prefix: '/api/v1' });
   await registerSpa(app, spaDir);
   return app;

@@ -32,6 +32,7 @@ import {
 import { shell } from '../../common/strings';
 import { isFlagOn, useSignedInUser } from '../auth/session';
 import { useTopicList } from '../chat/api';
+import { useLiveTopicLists } from '../realtime/topic-lists';
 import { truncate } from '../chat/text';
 import { chatCopy, sidebarLayoutCopy } from '../strings';
 import classes from './shell.module.css';
@@ -123,6 +124,7 @@ export function SidebarTopics() {
   const myTopics = useTopicList('MY_TOPICS', debounced);
   const multiplayer = isFlagOn(user, 'multiplayerEnabled');
   const sharedTopics = useTopicList('SHARED_WITH_ME', '', multiplayer);
+  useLiveTopicLists();
   const { id: openTopic } = useParams();
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const [farDown, setFarDown] = useState(false);

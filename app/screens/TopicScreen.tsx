@@ -2,16 +2,22 @@ import { VisuallyHidden } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Navigate, useParams } from 'react-router';
+import type { ChatMessage } from '../../common/api/messages';
 import { markTopicRead, refreshTopicLists, useTopic } from '../chat/api';
+import { useLiveTopic } from '../realtime/live-topic';
 import { PublicTopicScreen } from './PublicTopicScreen';
 import { ChatView } from './chat/ChatView';
 import { isMissingTopic } from './public/public-topic-query';
+
+const NO_MESSAGES: readonly ChatMessage[] = [];
 
 /** /topic/{id}/{msgId?}: one topic, oldest message first, optionally focused on one message. */
 export function TopicScreen() {
   const { id = '', msgId } = useParams();
   const topic = useTopic(id);
   const queryClient = useQueryClient();
+  // what others post and stream in a shared topic shows without a reload
+  const messages = useLiveTopic(id, topic.data?.messages ?? NO_MESSAGES);
   const loaded = topic.data?.conversation_id;
   const files = topic.data?.topic_files;
   const fileDates = useMemo(
@@ -40,7 +46,7 @@ export function TopicScreen() {
       </VisuallyHidden>
       <ChatView
         key={id}
-        messages={data?.messages ?? []}
+        messages={messages}
         fileDates={fileDates}
         conversationId={id}
         loading={topic.isPending}

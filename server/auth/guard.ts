@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, notExists } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Viewer } from '../context';
 import { refreshTokens, users } from '../db/schema';
-import { unauthorized } from '../errors';
+import { ApiError, unauthorized } from '../errors';
 import { verifyIdToken } from './tokens';
 
 /** Members in these states may hold a session; blocked and deleted members lose access at their next call. */
@@ -45,4 +45,18 @@ export async function authenticate(request: FastifyRequest): Promise<Viewer> {
   const viewer: Viewer = { ...user, sessionId: claims.sessionId };
   request.viewer = viewer;
   return viewer;
+}
+
+/**
+ * A socket's token (its AUTH message), verified exactly as a request's bearer header is: the viewer, or null for a
+ * token the guard refuses (401). `request` is the socket's upgrade request.
+ */
+export async function authenticateToken(request: FastifyRequest, token: string): Promise<Viewer | null> {
+  request.headers.authorization = `Bearer ${token}`;
+  try {
+    return await authenticate(request);
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 401) return null;
+    throw error;
+  }
 }

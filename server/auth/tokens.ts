@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { SignJWT, decodeJwt, jwtVerify, errors as joseErrors } from 'jose';
 
 /** Id tokens are short-lived; the client refreshes when under 20 minutes remain (spec §4.4). */
 export const ID_TOKEN_TTL_SECONDS = 60 * 60;
@@ -64,5 +64,15 @@ export async function verifyIdToken(key: Uint8Array, token: string): Promise<IdT
   } catch (error) {
     if (error instanceof joseErrors.JOSEError || error instanceof TypeError) return null;
     throw error;
+  }
+}
+
+/** When a token verifyIdToken accepted runs out (ms since the epoch): a socket authenticated by it closes then. */
+export function idTokenExpiresAt(token: string): number | null {
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp * 1000 : null;
+  } catch {
+    return null;
   }
 }

@@ -32,6 +32,7 @@ import { managedBotAudience, sharedTopicAudience } from '../notifications/notifi
 import { loadOrg } from '../orgs/load';
 import { planRequiredMessage } from '../policies/access';
 import { canEditTopic, canViewTopic } from '../policies/topics';
+import { publishAnswer } from '../realtime/live-answers';
 import { principalsFor } from '../search';
 import { loadTopic } from '../topics/access';
 import { emitSaved, finish, idsOf, runAnswer, type Plan } from './answer';
@@ -293,6 +294,16 @@ export async function acceptQuery(
     if (topicId) deps.registry.release(topicId);
   }
   generation.listen(listener);
+  // live topics: others with the topic open see the question and the answer as it streams
+  if (plan.flags.realtimeMultiplayer) {
+    generation.listen(
+      publishAnswer(deps.realtime, {
+        orgId: viewer.orgId,
+        topicId: exchange.topic.id,
+        answerId: exchange.answer.id,
+      }),
+    );
+  }
   generation.emit({
     type: 'QUERY_ACCEPTED',
     conversation_id: exchange.topic.id,

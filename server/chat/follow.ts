@@ -8,9 +8,10 @@ import { topicMessages } from '../../common/api/topics';
 import { chat as chatStrings } from '../../common/strings';
 import type { Viewer } from '../context';
 import { type Message } from '../db/schema';
+import type { Db } from '../db/store';
 import { viewerReadsDebugLogs } from '../policies/debug-logs';
 import { canViewTopic } from '../policies/topics';
-import { answerSources, answerView, readableDocuments } from '../presenters/message';
+import { answerSources, answerView, readableDocuments, type AnswerView } from '../presenters/message';
 import { principalsFor } from '../search';
 import { loadTopic } from '../topics/access';
 import { stoppedAnswer } from './answer';
@@ -140,6 +141,17 @@ async function replaySaved(deps: ChatDeps, answer: Message, send: Listener, text
 }
 
 /**
+ * The viewer's view of an answer as it stands (its text withheld unless they may read every source it was built
+ * from, which is recorded before any of its text is said), or null when there is no such answer in their org.
+ */
+export async function answerViewFor(db: Db, viewer: Viewer, answerId: string): Promise<AnswerView | null> {
+  const row = await findMessage(db, viewer.orgId, answerId);
+  if (!row) return null;
+  const reader = { orgId: viewer.orgId, principals: await principalsFor(db, viewer.orgId, viewer.email) };
+  return answerView(row, await readableDocuments(db, reader, answerSources(row)));
+}
+
+/**
  * What a RECONNECT shows its viewer of an answer, live or saved: answerView decides, from the documents the answer
  * was built from (recorded before any text or count is said), whether its text, counts and suggestions reach this
  * viewer; if not, one CHUNK says it is hidden and ANSWER_COMPLETE carries the viewer's view. Messages are passed on
@@ -147,12 +159,7 @@ async function replaySaved(deps: ChatDeps, answer: Message, send: Listener, text
  */
 function viewerListener(deps: ChatDeps, viewer: Viewer, answerId: string, send: Listener): Listener {
   const { db } = deps.store;
-  const viewOf = async () => {
-    const row = await findMessage(db, viewer.orgId, answerId);
-    if (!row) return null;
-    const reader = { orgId: viewer.orgId, principals: await principalsFor(db, viewer.orgId, viewer.email) };
-    return answerView(row, await readableDocuments(db, reader, answerSources(row)));
-  };
+  const viewOf = () => answerViewFor(db, viewer, answerId);
   let withheld: Promise<boolean> | null = null;
   // the asker's debug logs reach another viewer only if that viewer may read debug logs too
   let showsDebugLogs: Promise<boolean> | null = null;

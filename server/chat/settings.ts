@@ -8,6 +8,7 @@ import { type ChatErrorCode } from '../../common/api/chat';
 import type { Store } from '../db/store';
 import type { LlmEnvironment } from '../llm/config';
 import type { Notifier } from '../notifications/notifier';
+import type { RealtimeHub } from '../realtime/hub';
 import { type GenerationRegistry } from './generations';
 
 export type ChatSettings = {
@@ -67,6 +68,8 @@ export type ChatDeps = {
   llmEnvironment: () => LlmEnvironment;
   /** Tells a shared topic's members of a new question, and the asker of finished research. */
   notifier: Notifier;
+  /** Where others with the topic open see the question and its answer as it streams. */
+  realtime: RealtimeHub;
 };
 
 /** A QUERY or RECONNECT refused before anything was written: the socket answers an ERROR and stays usable. */

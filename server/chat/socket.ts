@@ -31,9 +31,8 @@ import {
 import { parseRequest } from '../../common/api/input';
 import { CHAT_QUESTION_RATE_LIMIT } from '../../common/limits';
 import { validation } from '../../common/strings';
-import { authenticate } from '../auth/guard';
+import { authenticateToken } from '../auth/guard';
 import type { Viewer } from '../context';
-import { ApiError } from '../errors';
 import { takeMemberBudget } from '../http/member-rate-limit';
 import { loadLlmEnvironment } from '../llm/config';
 import { GenerationRegistry, type Generation, type Listener } from './generations';
@@ -168,14 +167,8 @@ class ChatConnection {
   }
 
   /** Verifies a token as the HTTP guard does (signature, expiry, live member, session not revoked). */
-  private async verify(token: string): Promise<Viewer | null> {
-    this.request.headers.authorization = `Bearer ${token}`;
-    try {
-      return await authenticate(this.request);
-    } catch (error) {
-      if (error instanceof ApiError && error.statusCode === 401) return null;
-      throw error;
-    }
+  private verify(token: string): Promise<Viewer | null> {
+    return authenticateToken(this.request, token);
   }
 
   private async authenticate(token: string, first: boolean): Promise<void> {
@@ -298,6 +291,7 @@ export async function registerChat(app: FastifyInstance): Promise<void> {
     settings: loadChatSettings(),
     llmEnvironment: () => loadLlmEnvironment(),
     notifier: app.ctx.notifier,
+    realtime: app.realtime,
   };
   const stopWatching = watchStopRequests(deps);
   app.get(CHAT_SOCKET_PATH, { websocket: true }, (socket, request) => {

@@ -85,6 +85,11 @@ export interface Store {
   close(): Promise<void>;
   /** Whether an extension is installed in this database (embedded: always both). */
   hasExtension(name: ExtensionName): boolean;
+  /**
+   * A PostgreSQL server only: a new connection outside the pool, for LISTEN, which holds its connection for as
+   * long as it listens (server/realtime/bridge.ts). The caller ends it.
+   */
+  dedicatedClient?: () => Promise<pg.Client>;
 }
 
 export const MEMORY_DATA_DIR = 'memory://';
@@ -262,14 +267,14 @@ async function openServerStore(
   options: StoreOptions,
   logger: StoreLogger,
 ): Promise<Store> {
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: databaseUrl,
-    max: options.maxConnections ?? 10,
     // JIT compilation added ~300 ms to search queries and never pays off for this workload
     // (DESIGN §3). A startup parameter rather than a SET on connect, which would race the pool's
     // first query; an `options` parameter in the URL replaces this one (e.g. for PgBouncer).
     options: '-c jit=off',
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: options.maxConnections ?? 10 });
   // an idle client losing its connection must not crash the process; the pool replaces it
   pool.on('error', (err) => logger.error({ err }, 'store: idle PostgreSQL connection failed'));
   const drizzleDb = drizzleNodePg({ client: pool, schema });
@@ -317,6 +322,11 @@ async function openServerStore(
     migrate,
     close,
     hasExtension: (name) => extensions.has(name),
+    async dedicatedClient() {
+      const client = new pg.Client(connection);
+      await client.connect();
+      return client;
+    },
   };
 }
 

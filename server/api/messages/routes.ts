@@ -8,6 +8,7 @@ import {
   messageParamsSchema,
 } from '../../../common/api/topics';
 import { viewerOf } from '../../policies/access';
+import { announceAfterChange } from '../../realtime/topic-events';
 import { chatHistory } from '../../topics/history';
 import { markAllTopicsRead } from '../../topics/manage';
 import { createSharedMessage } from '../../topics/post';
@@ -41,7 +42,19 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'signedIn' },
       schema: { body: createMessageRequestSchema, response: { 200: createMessageResponseSchema } },
     },
-    async (request) => createSharedMessage(db, app.ctx.notifier, viewerOf(request), request.body),
+    async (request) => {
+      const viewer = viewerOf(request);
+      const created = await createSharedMessage(db, app.ctx.notifier, viewer, request.body);
+      const topicId = created.message.conversation_id;
+      app.realtime.publish(
+        viewer.orgId,
+        { kind: 'topic', topicId },
+        { type: 'message.added', topicId, messageId: created.message.message_id },
+      );
+      // tagging may have added members (and made the topic shared): their topic lists changed
+      await announceAfterChange(app, viewer.orgId, topicId);
+      return created;
+    },
   );
 
   app.patch('/messages/mark_all_as_read', { config: { access: 'signedIn' } }, async (request, reply) => {

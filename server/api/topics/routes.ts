@@ -13,6 +13,7 @@ import {
   topicUpdateRequestSchema,
 } from '../../../common/api/topics';
 import { viewerOf } from '../../policies/access';
+import { announceAfterChange, topicAudience } from '../../realtime/topic-events';
 import { listTopics } from '../../topics/list';
 import { deleteTopic, markTopicRead, shareCheck, updateTopic } from '../../topics/manage';
 import { addTopicMember, listTopicMembers } from '../../topics/members';
@@ -67,14 +68,18 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'signedIn' },
       schema: { body: addTopicMemberRequestSchema, response: { 200: topicMembersResponseSchema } },
     },
-    async (request) =>
-      addTopicMember(
+    async (request) => {
+      const viewer = viewerOf(request);
+      const members = await addTopicMember(
         db,
         app.ctx.notifier,
-        viewerOf(request),
+        viewer,
         request.body.conversation_id,
         request.body.user_email,
-      ),
+      );
+      await announceAfterChange(app, viewer.orgId, request.body.conversation_id);
+      return members;
+    },
   );
 
   app.patch(
@@ -87,7 +92,12 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: topicSummarySchema },
       },
     },
-    async (request) => updateTopic(db, viewerOf(request), request.params.id, request.body),
+    async (request) => {
+      const viewer = viewerOf(request);
+      const topic = await updateTopic(db, viewer, request.params.id, request.body);
+      await announceAfterChange(app, viewer.orgId, request.params.id);
+      return topic;
+    },
   );
 
   app.get(
@@ -103,7 +113,11 @@ export const topicRoutes: FastifyPluginAsyncZod = async (app) => {
     '/topics/topic/:id',
     { config: { access: 'signedIn' }, schema: { params: topicParamsSchema } },
     async (request, reply) => {
-      await deleteTopic(db, viewerOf(request), request.params.id);
+      const viewer = viewerOf(request);
+      // read first: the members' rows go with the topic
+      const audience = await topicAudience(db, viewer.orgId, request.params.id);
+      await deleteTopic(db, viewer, request.params.id);
+      await announceAfterChange(app, viewer.orgId, request.params.id, audience);
       return reply.code(204).send();
     },
   );
