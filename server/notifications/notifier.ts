@@ -35,9 +35,10 @@ export type NotifierDeps = {
   /** Where links in emails point (the app's public address). */
   publicUrl: string;
   log: Pick<Logger, 'warn' | 'error'>;
-  /** Told after a member's inbox gained a row, with their unread count (the realtime hub pushes it). */
-  onCreated?: (userId: string, orgId: string, unreadCount: number) => void;
 };
+
+/** Told after a member's inbox gained a row, with their unread count. */
+export type NotificationListener = (userId: string, orgId: string, unreadCount: number) => void;
 
 export type NotificationEvent = {
   type: NotificationType;
@@ -62,6 +63,11 @@ export type Notifier = {
    * (the chat) does not await it. Never rejects.
    */
   notify(event: NotificationEvent): Promise<void>;
+  /**
+   * Listens to new inbox rows (the realtime hub pushes the count to the member's tabs); answers the unsubscriber.
+   * A listener that throws is logged and never fails the notification.
+   */
+  onCreated(listener: NotificationListener): () => void;
 };
 
 /**
@@ -139,6 +145,7 @@ const asViewer = (user: User): Viewer => ({
 
 export function createNotifier(deps: NotifierDeps): Notifier {
   const { db } = deps;
+  const listeners = new Set<NotificationListener>();
 
   async function send(event: NotificationEvent): Promise<void> {
     const recipientIds = [...new Set(event.recipientIds)].filter((id) => id !== event.actorId);
@@ -193,8 +200,15 @@ export function createNotifier(deps: NotifierDeps): Notifier {
           actors,
           markdown,
         });
-        if (deps.onCreated) {
-          deps.onCreated(recipient.id, event.orgId, await unreadCount(db, asViewer(recipient)));
+        if (listeners.size > 0) {
+          const count = await unreadCount(db, asViewer(recipient));
+          for (const listener of listeners) {
+            try {
+              listener(recipient.id, event.orgId, count);
+            } catch (error) {
+              deps.log.warn({ err: error }, 'a notification listener failed');
+            }
+          }
         }
       }
       if (wants(preferences, 'email', kind)) {
@@ -250,6 +264,10 @@ export function createNotifier(deps: NotifierDeps): Notifier {
           'sending notifications failed',
         );
       }
+    },
+    onCreated(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

@@ -184,6 +184,28 @@ describe('a shared topic', () => {
     await fays.close();
   });
 
+  it('pushes a new inbox item to the member’s notifications channel with their unread count', async () => {
+    const flags = { multiplayerEnabled: true, realtimeMultiplayer: true };
+    const setFlags = (value: Record<string, boolean>) =>
+      h.server.store.db.update(orgs).set({ flags: value }).where(eq(orgs.id, h.org.id));
+    await setFlags({ ...flags, notifications: true });
+    try {
+      const gus = await createUser(h.server.store.db, h.org, { email: `gus@${DOMAIN}`, firstName: 'Gus' });
+      const guss = await RealtimeTestClient.open(h.url, (await loginTokensFor(h.server.ctx, gus)).id_token);
+      await guss.subscribe('notifications');
+      await call('POST', '/messages/create', h.aliceToken, {
+        message: 'Gus, a question for you',
+        conversation_id: randomUUID(),
+        tagged_emails: [`gus@${DOMAIN}`],
+      });
+      const pushed = await guss.next('EVENT', (message) => message.channel === 'notifications');
+      expect(pushed.event).toEqual({ type: 'notification.created', unreadCount: 1 });
+      await guss.close();
+    } finally {
+      await setFlags(flags);
+    }
+  });
+
   it('streams another member’s question and answer to a member who has it open; a non-member gets nothing', async () => {
     const bob = await RealtimeTestClient.open(h.url, h.bobToken);
     expect(await bob.subscribe(topicChannel(topicId))).toMatchObject({ type: 'SUBSCRIBED' });

@@ -377,7 +377,14 @@ export async function registerRealtimeHub(app: FastifyInstance): Promise<void> {
   const hub = new RealtimeHub(app.log.child({ module: 'realtime' }));
   await hub.connect(app.ctx.store);
   app.decorate('realtime', hub);
-  app.addHook('onClose', () => hub.close());
+  // A new inbox row reaches the member's open tabs at once (the app polls only as a fallback).
+  const stopListening = app.ctx.notifier.onCreated((userId, orgId, unreadCount) =>
+    hub.publish(orgId, { kind: 'notifications', userId }, { type: 'notification.created', unreadCount }),
+  );
+  app.addHook('onClose', () => {
+    stopListening();
+    return hub.close();
+  });
 }
 
 /** GET /_realtime; needs the websocket plugin registered (registerChat does). */

@@ -15,6 +15,7 @@ import {
   type NotificationPreferences,
 } from '../../../common/api/notifications';
 import { apiRequest } from '../../api/client';
+import { useRealtimeChannel } from '../../realtime/use-channel';
 import { announceRead } from './cross-tab';
 
 export const inboxKeys = {
@@ -24,7 +25,10 @@ export const inboxKeys = {
   preferences: ['inbox', 'preferences'] as const,
 };
 
-/** Until the realtime hub pushes new notifications, the inbox asks this often (and when the tab regains focus). */
+/**
+ * The realtime hub pushes each new notification; polling this often (and when the tab regains focus) is the
+ * fallback for a socket that is down or blocked by a proxy.
+ */
 export const INBOX_POLL_MS = 15_000;
 /** Unread items the badge, the tab title and desktop notifications work from. */
 const UNREAD_WINDOW = 50;
@@ -32,6 +36,9 @@ const PAGE_SIZE = 20;
 
 /** The unread items and the unread count, kept fresh while the app is open. */
 export function useUnreadNotifications(enabled: boolean) {
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+  useRealtimeChannel(enabled ? 'notifications' : null, refresh, refresh);
   return useQuery({
     queryKey: inboxKeys.unread,
     queryFn: ({ signal }) =>
