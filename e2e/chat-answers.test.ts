@@ -6,7 +6,12 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import type { QueryMessage } from '../common/api/chat';
-import { chat as chatStrings, scopeNotices, validation } from '../common/strings';
+import {
+  chat as chatStrings,
+  scopeNotices,
+  settings as settingsStrings,
+  validation,
+} from '../common/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import { ChatTestClient } from '../server/chat/testing/chat-client';
 import { startWebSearchServer, type WebSearchTestServer } from '../server/chat/testing/web-search-server';
@@ -427,6 +432,29 @@ describe('answers', () => {
           { timeout: WAIT_MS, interval: 300 },
         )
         .toBe(1);
+    });
+  });
+});
+
+describe('AI controls', () => {
+  it('shows the disclaimer an admin sets on /admin/ai-controls under the next answer', async () => {
+    const disclaimer = 'Answers are written by AI and can be wrong. Check the sources.';
+    reply = { text: 'Sixteen weeks of paid parental leave [1].' };
+    await withPage(async (page) => {
+      await page.goto(`${scout.baseUrl}/admin/ai-controls`);
+      const input = page.getByTestId('disclaimer-input');
+      await input.waitFor({ timeout: WAIT_MS });
+      await input.fill(`  ${disclaimer}  `);
+      await page.getByTestId('disclaimer-save').click();
+      await page.getByText(settingsStrings.UPDATED_DISCLAIMER).waitFor({ timeout: WAIT_MS });
+
+      await page.goto(`${scout.baseUrl}/chat`);
+      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      await page.getByTestId('new-topic').click();
+      await ask(page, 'How long is parental leave here?');
+      const answer = lastAnswer(page);
+      await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
+      await expect.poll(() => answer.getByTestId('answer-disclaimer').innerText()).toBe(disclaimer);
     });
   });
 });
