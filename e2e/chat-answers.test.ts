@@ -451,7 +451,6 @@ describe('AI controls', () => {
 
       await page.goto(`${scout.baseUrl}/chat`);
       await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
-      await page.getByTestId('new-topic').click();
       await ask(page, 'How long is parental leave here?');
       const answer = lastAnswer(page);
       await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
