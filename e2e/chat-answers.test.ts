@@ -16,7 +16,7 @@ import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import { ChatTestClient } from '../server/chat/testing/chat-client';
 import { startWebSearchServer, type WebSearchTestServer } from '../server/chat/testing/web-search-server';
 import { type RecordedRequest, type ScriptedReply } from '../server/llm/testing/openai-server';
-import { modelReasonCopy } from '../app/strings';
+import { aiControlsCopy, modelReasonCopy } from '../app/strings';
 import { startChatScout, withSignedInPage, type ChatScout } from './harness';
 
 const WAIT_MS = 20_000;
@@ -455,6 +455,32 @@ describe('AI controls', () => {
       const answer = lastAnswer(page);
       await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
       await expect.poll(() => answer.getByTestId('answer-disclaimer').innerText()).toBe(disclaimer);
+    });
+  });
+
+  it('keeps what a member writes on /my-ai-controls and puts it in their next question’s prompt', async () => {
+    const background = 'I run payroll in the Lisbon office.';
+    reply = { text: 'Noted.' };
+    await withPage(async (page) => {
+      await page.goto(`${scout.baseUrl}/my-ai-controls`);
+      const input = page.getByTestId('personal-background-input');
+      await input.waitFor({ timeout: WAIT_MS });
+      await input.fill(background);
+      await page.getByTestId('personal-background-save').click();
+      await page.getByText(aiControlsCopy.PERSONAL_SAVED).waitFor({ timeout: WAIT_MS });
+      await page.reload();
+      await expect.poll(() => input.inputValue(), { timeout: WAIT_MS }).toBe(background);
+
+      await page.goto(`${scout.baseUrl}/chat`);
+      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      await ask(page, 'When is payday?');
+      await expect
+        .poll(() => lastAnswer(page).getAttribute('data-status'), { timeout: WAIT_MS })
+        .toBe('SUCCESS');
+      const asked = scout.model.requests.find(
+        (request) => request.messages.at(-1)?.content === 'When is payday?',
+      );
+      expect(asked?.messages.find((message) => message.role === 'system')?.content).toContain(background);
     });
   });
 
