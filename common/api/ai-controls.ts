@@ -7,13 +7,14 @@ import {
   PERSONAL_BACKGROUND_MAX_CHARS,
 } from '../limits';
 import { MODEL_IDS } from '../models';
+import { aiControlsValidation } from '../strings';
 
 /** Spaces around a text are not part of it, and a blank text clears the setting (null). */
 const clearableText = (max: number, name: string) =>
   z
     .string()
     .trim()
-    .max(max, `${name} must be at most ${max} characters`)
+    .max(max, aiControlsValidation.tooLong(name, max))
     .transform((text) => (text === '' ? null : text));
 
 /**
