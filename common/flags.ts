@@ -66,8 +66,10 @@ export type FlagName = Exclude<keyof typeof flagsSchema.shape, 'fileTypeFilterNo
 /**
  * The flags a workspace admin switches from the admin settings (`PATCH /orgs/flags`): features of the workspace.
  * The rest belong to the operator of the install (`scout flags`): announcements (outageBanner), promotion (earn500,
- * scheduleDemoLink), the setup path, analytics wiring, per-model switches, and publicTopics, the install-wide gate
- * under which an admin may then allow public links with the org's own publicTopicsEnabled setting (spec §4.6).
+ * scheduleDemoLink), the setup path, analytics wiring, and publicTopics, the install-wide gate under which an admin
+ * may then allow public links with the org's own publicTopicsEnabled setting (spec §4.6). The per-model switches
+ * are both's: the operator's `scout flags`, and an Enterprise admin's `POST /ai_controls/models` (custom LLM
+ * selection), which writes the same disableModel flag.
  */
 export const ADMIN_FLAGS = [
   'multiplayerEnabled',

@@ -199,6 +199,12 @@ export const DEFAULT_BACKGROUND_COLOR = '#ffffff';
 export const LIGHT_COLOUR_LIGHTNESS_ABOVE = 155;
 export const VERY_LIGHT_COLOUR_LIGHTNESS_ABOVE = 240;
 
+// AI controls (ours): a disclaimer is a line or two under every answer; instructions and a member's background go
+// into every prompt, so they are kept to what a careful person writes, not a pasted document.
+export const DISCLAIMER_MAX_CHARS = 500;
+export const CUSTOM_INSTRUCTIONS_MAX_CHARS = 4000;
+export const PERSONAL_BACKGROUND_MAX_CHARS = 2000;
+
 /** null chatRetentionDays: messages are kept for ever. */
 export const NO_CHAT_RETENTION_LIMIT = null;
 

@@ -56,6 +56,8 @@ describe('plans', () => {
       'scim',
       'sso',
       'enterpriseModels',
+      'customDisclaimer',
+      'customLlmSelection',
     ]) {
       expect(FEATURE_MIN_PLAN[feature as Feature]).toBe(PlanType.ENTERPRISE);
     }

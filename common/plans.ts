@@ -57,6 +57,7 @@ export const Feature = {
   sso: 'sso',
   enterpriseModels: 'enterpriseModels',
   customDisclaimer: 'customDisclaimer',
+  customLlmSelection: 'customLlmSelection',
 } as const;
 export type Feature = (typeof Feature)[keyof typeof Feature];
 
@@ -79,6 +80,8 @@ export const FEATURE_MIN_PLAN: Readonly<Record<Feature, PlanType>> = {
   enterpriseModels: PlanType.ENTERPRISE,
   // Listed among the Enterprise additions in spec asking-questions §1.
   customDisclaimer: PlanType.ENTERPRISE,
+  // Also an Enterprise addition there: the admin choosing which models the workspace offers.
+  customLlmSelection: PlanType.ENTERPRISE,
 };
 
 function toTime(value: string | Date): number {

@@ -339,6 +339,11 @@ export const settings = {
   DATA_EXPORT_CONFLICT: 'Data export has already been requested or completed for this user.',
 } as const;
 
+/** Ours: the 400s of the AI controls (common/api/ai-controls.ts) when a text is over its limit. */
+export const aiControlsValidation = {
+  tooLong: (name: string, max: number) => `${name} must be at most ${max} characters`,
+} as const;
+
 export const workflows = {
   FETCH_ALL_ERROR: 'Error fetching workflows',
   FETCH_ONE_ERROR: 'Error fetching workflow',

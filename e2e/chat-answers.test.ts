@@ -6,11 +6,17 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LoginTokens } from '../common/api/session';
 import type { QueryMessage } from '../common/api/chat';
-import { chat as chatStrings, scopeNotices, validation } from '../common/strings';
+import {
+  chat as chatStrings,
+  scopeNotices,
+  settings as settingsStrings,
+  validation,
+} from '../common/strings';
 import { SUGGESTIONS_SYSTEM_PROMPT } from '../server/chat/related';
 import { ChatTestClient } from '../server/chat/testing/chat-client';
 import { startWebSearchServer, type WebSearchTestServer } from '../server/chat/testing/web-search-server';
 import { type RecordedRequest, type ScriptedReply } from '../server/llm/testing/openai-server';
+import { aiControlsCopy, modelReasonCopy } from '../app/strings';
 import { startChatScout, withSignedInPage, type ChatScout } from './harness';
 
 const WAIT_MS = 20_000;
@@ -428,5 +434,98 @@ describe('answers', () => {
         )
         .toBe(1);
     });
+  });
+});
+
+describe('AI controls', () => {
+  it('shows the disclaimer an admin sets on /admin/ai-controls under the next answer', async () => {
+    const disclaimer = 'Answers are written by AI and can be wrong. Check the sources.';
+    reply = { text: 'Sixteen weeks of paid parental leave [1].' };
+    await withPage(async (page) => {
+      await page.goto(`${scout.baseUrl}/admin/ai-controls`);
+      const input = page.getByTestId('disclaimer-input');
+      await input.waitFor({ timeout: WAIT_MS });
+      await input.fill(`  ${disclaimer}  `);
+      await page.getByTestId('disclaimer-save').click();
+      await page.getByText(settingsStrings.UPDATED_DISCLAIMER).waitFor({ timeout: WAIT_MS });
+
+      await page.goto(`${scout.baseUrl}/chat`);
+      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      await ask(page, 'How long is parental leave here?');
+      const answer = lastAnswer(page);
+      await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
+      await expect.poll(() => answer.getByTestId('answer-disclaimer').innerText()).toBe(disclaimer);
+    });
+  });
+
+  it('keeps what a member writes on /my-ai-controls and puts it in their next question’s prompt', async () => {
+    const background = 'I run payroll in the Lisbon office.';
+    reply = { text: 'Noted.' };
+    await withPage(async (page) => {
+      await page.goto(`${scout.baseUrl}/my-ai-controls`);
+      const input = page.getByTestId('personal-background-input');
+      await input.waitFor({ timeout: WAIT_MS });
+      await input.fill(background);
+      await page.getByTestId('personal-background-save').click();
+      await page.getByText(aiControlsCopy.PERSONAL_SAVED).waitFor({ timeout: WAIT_MS });
+      await page.reload();
+      await expect.poll(() => input.inputValue(), { timeout: WAIT_MS }).toBe(background);
+
+      await page.goto(`${scout.baseUrl}/chat`);
+      await page.getByTestId('question-textarea').waitFor({ timeout: WAIT_MS });
+      await ask(page, 'When is payday?');
+      await expect
+        .poll(() => lastAnswer(page).getAttribute('data-status'), { timeout: WAIT_MS })
+        .toBe('SUCCESS');
+      const asked = scout.model.requests.find(
+        (request) => request.messages.at(-1)?.content === 'When is payday?',
+      );
+      expect(asked?.messages.find((message) => message.role === 'system')?.content).toContain(background);
+    });
+  });
+
+  it('groups the models this server cannot run under why, and an admin turns a model off for everyone', async () => {
+    // Only an OpenAI key on this server now: every other provider's models need a key.
+    vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', '');
+    vi.stubEnv('OPENAI_API_KEY', 'sk-test');
+    vi.stubEnv('OPENAI_BASE_URL', scout.model.url);
+    try {
+      await withPage(async (page) => {
+        await page.goto(`${scout.baseUrl}/admin/ai-controls`);
+        const opus = page.getByTestId('ai-model-anthropic-claude-opus');
+        await opus.waitFor({ timeout: WAIT_MS });
+        expect(await opus.getByTestId('ai-model-blocker').innerText()).toBe(modelReasonCopy.NEEDS_KEY);
+        expect(
+          await page.getByTestId('ai-model-openai-gpt-4.1').getByTestId('ai-model-blocker').count(),
+        ).toBe(0);
+        const gpt41 = page.getByTestId('ai-model-switch-openai-gpt-4.1');
+        expect(await gpt41.isChecked()).toBe(true);
+        const switched = page.waitForResponse((response) =>
+          response.url().endsWith('/api/v1/ai_controls/models'),
+        );
+        await gpt41.click({ force: true });
+        expect((await switched).status()).toBe(200);
+        await expect.poll(() => gpt41.isChecked()).toBe(false);
+
+        await page.goto(`${scout.baseUrl}/chat`);
+        await page.getByTestId('llm-picker').click();
+        const needsKey = page.getByTestId('llm-group-needs-key');
+        await needsKey.waitFor({ timeout: WAIT_MS });
+        expect(await needsKey.innerText()).toContain(modelReasonCopy.NEEDS_KEY);
+        expect(await needsKey.innerText()).toContain('Claude Opus');
+        expect(await page.getByTestId('llm-group-turned-off').innerText()).toContain('GPT-4.1');
+        // Only what can be picked is a menu entry: the OpenAI models still on, not twenty disabled rows.
+        const names = (await page.getByRole('menuitem').allInnerTexts()).map((entry) =>
+          entry.split('\n')[0]!.trim(),
+        );
+        expect(names).toContain('GPT-4.1 Mini');
+        expect(names).not.toContain('GPT-4.1');
+        expect(names.filter((name) => name.startsWith('Claude'))).toEqual([]);
+      });
+    } finally {
+      vi.stubEnv('OPENAI_API_KEY', '');
+      vi.stubEnv('OPENAI_BASE_URL', '');
+      vi.stubEnv('OPENAI_COMPATIBLE_BASE_URL', scout.model.url);
+    }
   });
 });

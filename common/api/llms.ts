@@ -23,6 +23,8 @@ export const llmOptionSchema = z.object({
   default: z.boolean(),
   /** Why it is not enabled; null when enabled. */
   reason: llmUnavailableReasonSchema.nullable(),
+  /** Every reason it is not enabled, `reason` first: an upgrade does not help a model the server cannot run. */
+  reasons: z.array(llmUnavailableReasonSchema),
 });
 export type LlmOption = z.infer<typeof llmOptionSchema>;
 

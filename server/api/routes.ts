@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { aiControlRoutes } from './ai-controls/routes';
 import { apiKeyRoutes } from './api-keys/routes';
 import { appRoutes } from './apps/routes';
 import { authRoutes } from './auth/routes';
@@ -34,6 +35,7 @@ export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(orgRoutes);
   await app.register(bookmarkRoutes);
   await app.register(llmRoutes);
+  await app.register(aiControlRoutes);
   await app.register(topicRoutes);
   await app.register(messageRoutes);
   await app.register(notificationRoutes);

@@ -93,7 +93,7 @@ async function prepareQuery(deps: ChatDeps, viewer: Viewer, query: QueryMessage)
   const { org, subscriptions } = await loadOrg(store.db, viewer.orgId);
   const flags = parseFlags(org.flags);
   const [user] = await store.db
-    .select({ preferredLlm: users.preferredLlm })
+    .select({ preferredLlm: users.preferredLlm, personalBackground: users.personalBackground })
     .from(users)
     .where(and(eq(users.orgId, viewer.orgId), eq(users.id, viewer.userId)))
     .limit(1);
@@ -190,6 +190,7 @@ async function prepareQuery(deps: ChatDeps, viewer: Viewer, query: QueryMessage)
     subscriptions,
     flags,
     bot,
+    personalBackground: user?.personalBackground ?? null,
     topic,
     newTopicId,
     sources,

@@ -71,6 +71,8 @@ export type Plan = {
   subscriptions: Subscription[];
   flags: Flags;
   bot: Bot | null;
+  /** The asker's personal background (/my-ai-controls), for their own prompts only. */
+  personalBackground: string | null;
   topic: Topic | null;
   newTopicId: string | null;
   sources: QuerySources;
@@ -276,6 +278,7 @@ export async function runAnswer(
       disclaimer: planAllows(plan.subscriptions, Feature.customDisclaimer, plan.now)
         ? plan.org.disclaimer
         : null,
+      personalBackground: plan.personalBackground,
       botName: plan.bot?.botName ?? null,
       botInstructions: plan.bot?.customInstructions ?? null,
       history,

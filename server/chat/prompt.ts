@@ -1,6 +1,6 @@
 /**
  * The answer prompt (DESIGN §6, BUILDING_PROMPT): instructions, the org's custom instructions and disclaimer, a
- * bot's instructions, and the sources numbered [1]..[n] with their title, source and text, then the conversation
+ * bot's instructions, the asker's personal background, and the sources numbered [1]..[n] with their title, source and text, then the conversation
  * so far and the question. Only passages retrieved with the asker's principals ever reach this function.
  */
 import type { ModelMessage } from 'ai';
@@ -20,6 +20,8 @@ export type PromptInput = {
   orgName: string;
   orgInstructions: string | null;
   disclaimer: string | null;
+  /** The asker's own personal background (/my-ai-controls): never another member's. */
+  personalBackground: string | null;
   botName: string | null;
   botInstructions: string | null;
   history: readonly HistoryTurn[];
@@ -130,6 +132,13 @@ export function buildSystemPrompt(input: PromptInput): string {
   }
   if (input.botInstructions?.trim()) {
     lines.push('', `Instructions for ${input.botName ?? 'this assistant'}:`, input.botInstructions.trim());
+  }
+  if (input.personalBackground?.trim()) {
+    lines.push(
+      '',
+      'About the asker, in their own words (use it to fit the answer to them; it is not a source):',
+      input.personalBackground.trim(),
+    );
   }
   if (input.disclaimer?.trim()) {
     lines.push(

@@ -190,6 +190,8 @@ export const users = pgTable(
     homepageLinks: jsonb('homepage_links').$type<HomepageLink[]>().notNull().default([]),
     preferences: jsonObject('preferences'),
     preferredLlm: text('preferred_llm'),
+    // what the member tells the assistant about themselves (/my-ai-controls); only their own prompts read it
+    personalBackground: text('personal_background'),
     reconnectedApps: jsonb('reconnected_apps').$type<Record<string, number>>().notNull().default({}),
     workRole: text('work_role'),
     referralSource: text('referral_source'),

@@ -61,7 +61,12 @@ describe('availableModels', () => {
       enterpriseOnly: true,
       reason: 'PLAN_REQUIRED',
     });
-    expect(byId.get('anthropic-claude-opus')).toMatchObject({ enabled: false, reason: 'PLAN_REQUIRED' });
+    // Upgrading would not make it run here: the list says so too.
+    expect(byId.get('anthropic-claude-opus')).toMatchObject({
+      enabled: false,
+      reason: 'PLAN_REQUIRED',
+      reasons: ['PLAN_REQUIRED', 'NOT_CONFIGURED'],
+    });
     expect(list.filter((model) => model.default).map((model) => model.id)).toEqual([DEFAULT_MODEL_ID]);
   });
 

@@ -173,17 +173,31 @@ export type ModelOrg = {
   subscriptions: readonly SubscriptionLike[];
 };
 
-/** Why a model cannot be used by this org now, or null when it can. Plan first: it is what the picker's star shows. */
+/**
+ * Every reason a model cannot be used by this org now (none when it can), plan first: it is what the picker's star
+ * shows. All of them, so the picker does not offer an upgrade for a model this server could not run anyway.
+ */
+export function unavailableReasons(
+  env: LlmEnvironment,
+  org: ModelOrg,
+  id: string,
+  now: Date,
+): LlmUnavailableReason[] {
+  const reasons: LlmUnavailableReason[] = [];
+  if (!canSelectModel(id, org.subscriptions, now)) reasons.push('PLAN_REQUIRED');
+  if (isModelDisabled(parseFlags(org.flags), id)) reasons.push('DISABLED_FOR_ORG');
+  if (!routeOf(env, id)) reasons.push('NOT_CONFIGURED');
+  return reasons;
+}
+
+/** The first reason a model cannot be used by this org now, or null when it can. */
 export function unavailableReason(
   env: LlmEnvironment,
   org: ModelOrg,
   id: string,
   now: Date,
 ): LlmUnavailableReason | null {
-  if (!canSelectModel(id, org.subscriptions, now)) return 'PLAN_REQUIRED';
-  if (isModelDisabled(parseFlags(org.flags), id)) return 'DISABLED_FOR_ORG';
-  if (!routeOf(env, id)) return 'NOT_CONFIGURED';
-  return null;
+  return unavailableReasons(env, org, id, now)[0] ?? null;
 }
 
 /** The model used when nobody chose one: the org's preferred model when it may be used, else the default. */
@@ -197,7 +211,8 @@ export function defaultModelId(env: LlmEnvironment, org: ModelOrg, now: Date): M
 export function availableModels(env: LlmEnvironment, org: ModelOrg, now = new Date()): LlmOption[] {
   const fallback = defaultModelId(env, org, now);
   return MODELS.map((model) => {
-    const reason = unavailableReason(env, org, model.id, now);
+    const reasons = unavailableReasons(env, org, model.id, now);
+    const reason = reasons[0] ?? null;
     return {
       id: model.id,
       name: model.name,
@@ -206,6 +221,7 @@ export function availableModels(env: LlmEnvironment, org: ModelOrg, now = new Da
       enterpriseOnly: model.enterpriseOnly,
       default: model.id === fallback,
       reason,
+      reasons,
     };
   });
 }

@@ -68,8 +68,15 @@ export async function updateOrgSettings(db: Db, orgId: string, body: OrgUpdateRe
   await db.update(orgs).set(set).where(eq(orgs.id, orgId));
 }
 
-/** Switches an admin's flags and answers the org's flags in force. Merged in the statement, as preferences are. */
-export async function updateOrgFlags(db: Db, orgId: string, body: OrgFlagsUpdateRequest): Promise<Flags> {
+/**
+ * Switches an admin's flags (or a model's disableModel flag, server/ai-controls) and answers the org's flags in
+ * force. Merged in the statement, as preferences are.
+ */
+export async function updateOrgFlags(
+  db: Db,
+  orgId: string,
+  body: OrgFlagsUpdateRequest | { flags: Record<string, boolean> },
+): Promise<Flags> {
   const [org] = await db
     .update(orgs)
     .set({ flags: sql`${orgs.flags} || ${JSON.stringify(body.flags)}::jsonb` })

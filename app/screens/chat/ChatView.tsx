@@ -10,6 +10,7 @@ import {
   topics as topicStrings,
   validation,
 } from '../../../common/strings';
+import { useAiControls } from '../../api/ai-controls';
 import { useOrg } from '../../api/org';
 import { isFlagOn, useSignedInUser } from '../../auth/session';
 import {
@@ -101,6 +102,7 @@ export function ChatView(props: ChatViewProps) {
   const user = useSignedInUser();
   const org = useOrg();
   const llms = useLlms();
+  const aiControls = useAiControls();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const allExchanges = useExchanges();
@@ -438,6 +440,7 @@ export function ChatView(props: ChatViewProps) {
                     focused={item.message.message_id === props.focusMessageId}
                     hideRelatedSearches={isFlagOn(user, 'hideRelatedSearches')}
                     fileDates={props.fileDates}
+                    disclaimer={aiControls.data?.disclaimer}
                     onAsk={askFromMessage}
                     onContinueTopic={
                       !topic && !pendingTopic && group.conversationId !== previous?.id

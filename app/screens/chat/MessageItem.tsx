@@ -309,6 +309,8 @@ type Props = {
   onAsk(query: string): void;
   /** Present on answers of an earlier topic on /chat: 'Continue Topic' opens that topic to go on there. */
   onContinueTopic?(conversationId: string): void;
+  /** The org's disclaimer (AI controls), in small print under each finished answer. */
+  disclaimer?: string | null;
 };
 
 /**
@@ -333,6 +335,7 @@ function MessageContent({
   onAsk,
   onContinueTopic,
   fileDates,
+  disclaimer,
 }: Props) {
   if (message.sender === 'USER') {
     const fullName = message.author?.display_name ?? message.author?.email ?? chatCopy.YOU;
@@ -430,6 +433,11 @@ function MessageContent({
         )}
         <WebPages exchange={exchange} message={message} />
         {!pending && <References references={message.references} />}
+        {!pending && !staticType && hasText && disclaimer && (
+          <Text size="xs" c="dimmed" className={classes.disclaimer} data-testid="answer-disclaimer">
+            {disclaimer}
+          </Text>
+        )}
         {!pending && !staticType && (
           <Group gap={2} data-testid="answer-actions">
             <CopyAction text={message.messageText} references={message.references} />

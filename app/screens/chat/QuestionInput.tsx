@@ -6,7 +6,6 @@ import {
   FileButton,
   Group,
   Loader,
-  Menu,
   Paper,
   Pill,
   Popover,
@@ -24,11 +23,9 @@ import {
   IconApps,
   IconArrowUp,
   IconChevronDown,
-  IconCpu,
   IconMessagePlus,
   IconPaperclip,
   IconPlayerStopFilled,
-  IconStarFilled,
 } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import type { Member } from '../../../common/api/members';
@@ -78,6 +75,7 @@ import {
 } from '../../chat/text';
 import { QUERY_SOFT_LIMIT_CHARS } from '../../config';
 import { chatCopy } from '../../strings';
+import { ModelPicker } from './ModelPicker';
 import classes from './chat.module.css';
 
 /** One source of the picker, with how many of its documents the member may read (counted by the server). */
@@ -199,86 +197,6 @@ function SourcesPopover({
         </Stack>
       </Popover.Dropdown>
     </Popover>
-  );
-}
-
-function modelHint(option: LlmOption): string | null {
-  if (option.reason === 'NOT_CONFIGURED') return chatCopy.MODEL_NOT_CONFIGURED;
-  if (option.reason === 'DISABLED_FOR_ORG') return chatCopy.MODEL_DISABLED;
-  if (option.enterpriseOnly) return chatCopy.ENTERPRISE_MODEL;
-  return null;
-}
-
-function ModelPicker({
-  llms,
-  selected,
-  onSelect,
-  onPaywall,
-}: {
-  llms: LlmListResponse | undefined;
-  selected: string | null;
-  onSelect(id: string): void;
-  onPaywall(option: LlmOption): void;
-}) {
-  const options = llms?.llms ?? [];
-  const current =
-    options.find((option) => option.id === selected) ?? options.find((option) => option.default);
-  const label = llms && !llms.generative ? appStrings.SELECT_LLM : (current?.name ?? appStrings.SELECT_LLM);
-  return (
-    <Menu position="top-end" shadow="md" withinPortal width={260}>
-      <Menu.Target>
-        <Tooltip label={chatCopy.EXTRACTIVE_MODEL} disabled={!llms || llms.generative} withinPortal>
-          <Button
-            variant="subtle"
-            color="gray"
-            size="compact-sm"
-            fz="xs"
-            fw={500}
-            leftSection={<IconCpu size={14} />}
-            rightSection={<IconChevronDown size={12} />}
-            aria-label={appStrings.SELECT_LLM}
-            data-testid="llm-picker"
-          >
-            {label}
-          </Button>
-        </Tooltip>
-      </Menu.Target>
-      <Menu.Dropdown className={classes.modelMenu}>
-        <Menu.Label>{appStrings.SELECT_LLM}</Menu.Label>
-        {options.map((option) => {
-          const paywalled = option.reason === 'PLAN_REQUIRED';
-          const hint = modelHint(option);
-          return (
-            <Menu.Item
-              key={option.id}
-              disabled={!option.enabled && !paywalled}
-              onClick={() => (paywalled ? onPaywall(option) : onSelect(option.id))}
-              rightSection={
-                option.enterpriseOnly ? (
-                  <IconStarFilled size={12} color="var(--mantine-color-yellow-6)" />
-                ) : null
-              }
-              data-testid={`llm-${option.id}`}
-              data-enabled={option.enabled}
-              c={option.enabled ? undefined : 'dimmed'}
-            >
-              <Text
-                size="sm"
-                fw={option.id === current?.id ? 600 : 400}
-                c={option.enabled ? undefined : 'dimmed'}
-              >
-                {option.name}
-              </Text>
-              {hint && (
-                <Text size="xs" c="dimmed">
-                  {hint}
-                </Text>
-              )}
-            </Menu.Item>
-          );
-        })}
-      </Menu.Dropdown>
-    </Menu>
   );
 }
 

@@ -8,6 +8,7 @@ export const promptInput = (overrides: Partial<PromptInput> = {}): PromptInput =
   orgName: 'Acme',
   orgInstructions: null,
   disclaimer: null,
+  personalBackground: null,
   botName: null,
   botInstructions: null,
   history: [],
