@@ -18,6 +18,8 @@ export const PROMPT_TITLE_MAX_CHARS = 100;
 export const PROMPT_TEMPLATE_MAX_CHARS = QUERY_MAX_CHARS;
 /** Ours: the most a list answers; a workspace with more finds the rest by searching. */
 export const PROMPTS_LISTED = 200;
+/** Ours: how long the workflow search waits for typing to pause. */
+export const PROMPT_SEARCH_DEBOUNCE_MS = 200;
 /** The recommended row: the first 8 (spec asking-questions, limits; shell-and-account §2.7). */
 export const PROMPTS_RECOMMENDED = RECOMMENDED_WORKFLOWS_SHOWN;
 
