@@ -233,7 +233,15 @@ describe('the homepage', () => {
         .getByText(workflowsCopy.FILTER_ORG)
         .click({ timeout: WAIT_MS });
       const card = cardOf(page, 'Office hours');
+      // Edit reads the stored workflow first; when that fails, the spec's message and no dialog.
+      await page.route('**/api/v1/prompts/promptsById/*', (route) =>
+        route.fulfill({ status: 500, body: '{"code":"INTERNAL","message":"x"}' }),
+      );
       await card.getByTestId('workflow-edit').click({ timeout: WAIT_MS });
+      await toast(page, workflowStrings.FETCH_ONE_ERROR).waitFor({ timeout: WAIT_MS });
+      expect(await page.getByTestId('workflow-title').count()).toBe(0);
+      await page.unroute('**/api/v1/prompts/promptsById/*');
+      await card.getByTestId('workflow-edit').click();
       await page.getByLabel(workflowsCopy.RECOMMEND_LABEL).check();
       await page.getByTestId('workflow-save').click();
       await card.getByTestId('workflow-recommended').waitFor({ timeout: WAIT_MS });

@@ -72,6 +72,15 @@ export function WorkflowsScreen() {
     });
   };
 
+  // An edit starts from the stored workflow, not from a list that may be out of date.
+  const edit = async (workflow: Prompt) => {
+    try {
+      setEditing({ kind: 'edit', workflow: (await workflowsApi.get(workflow.id)).prompt });
+    } catch {
+      notifyFailure(workflowStrings.FETCH_ONE_ERROR);
+    }
+  };
+
   const items = list.data?.prompts ?? [];
   return (
     <Stack p={{ base: 'md', sm: 'xl' }} gap="lg" data-testid="workflows">
@@ -138,7 +147,7 @@ export function WorkflowsScreen() {
               key={workflow.id}
               workflow={workflow}
               onUse={() => use(workflow)}
-              onEdit={() => setEditing({ kind: 'edit', workflow })}
+              onEdit={() => void edit(workflow)}
               onDelete={() => setDeleting(workflow)}
             />
           ))}

@@ -21,9 +21,16 @@ export function WorkflowChips({
 }) {
   const recommended = useRecommendedWorkflows();
   const chips = recommended.data?.prompts.slice(0, PROMPTS_RECOMMENDED) ?? [];
-  if (recommended.isError || (recommended.data && chips.length === 0))
+  if (chips.length === 0)
     return (
-      <Text size="sm" c="dimmed" ta="center" data-testid="workflow-chips">
+      <Text
+        size="sm"
+        c="dimmed"
+        ta="center"
+        data-testid="workflow-chips"
+        // while loading, the line keeps its place, so the rows below do not jump when the answer comes
+        style={recommended.isPending ? { visibility: 'hidden' } : undefined}
+      >
         {recommended.isError ? workflowStrings.FETCH_ALL_ERROR : homeBookmarks.WORKFLOWS_EMPTY}
       </Text>
     );

@@ -42,6 +42,8 @@ export function useRecommendedWorkflows() {
 }
 
 export const workflowsApi = {
+  get: (id: string) =>
+    api.get(`prompts/promptsById/${encodeURIComponent(id)}`, { schema: promptResponseSchema }),
   create: (body: PromptCreate) => api.post('prompts', { body, schema: promptResponseSchema }),
   update: (id: string, body: PromptUpdate) =>
     api.patch(`prompts/${encodeURIComponent(id)}`, { body, schema: promptResponseSchema }),
