@@ -48,7 +48,15 @@ export function WorkflowPicker({
   };
 
   return (
-    <Popover opened={opened} onChange={setOpened} position="top-start" shadow="md" withinPortal width={320}>
+    <Popover
+      opened={opened}
+      onChange={setOpened}
+      position="top-start"
+      shadow="md"
+      withinPortal
+      trapFocus
+      width={320}
+    >
       <Popover.Target>
         <Button
           variant="subtle"
