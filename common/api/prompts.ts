@@ -28,6 +28,7 @@ export const promptMessages = {
   NOT_FOUND: 'Workflow not found.',
   EDIT_NOT_ALLOWED:
     'Only the author of this workflow, or an admin for a workflow shared with the workspace, can change it.',
+  VISIBILITY_AUTHOR_ONLY: 'Only the author of this workflow can change who sees it.',
   RECOMMEND_ADMIN_ONLY: 'Only workspace admins can recommend workflows.',
   RECOMMEND_NEEDS_ORG: 'Only a workflow shared with the workspace can be recommended.',
   UNKNOWN_MODEL: 'Unknown model.',

@@ -4,7 +4,8 @@
 //   sees a private one.
 // - Admins curate the homepage: only they mark an ORG workflow recommended (the row of chips every member sees), and
 //   they may edit or delete any ORG workflow, so a shared one whose author has left can still be kept tidy.
-// - Its author edits and deletes it; making it PRIVATE again withdraws it from the recommended row too.
+// - Its author edits and deletes it, and alone decides who sees it: making it PRIVATE again withdraws it from the
+//   recommended row too.
 // A viewer who may not read a workflow learns nothing of it: every refusal to them is a 404.
 import { promptMessages, type PromptVisibility } from '../../common/api/prompts';
 import type { Viewer } from '../context';
@@ -41,6 +42,16 @@ export function requirePromptEdit(
 ): asserts prompt is PromptFacts {
   requirePromptView(prompt, viewer);
   if (!canEditPrompt(prompt, viewer)) throw forbidden(promptMessages.EDIT_NOT_ALLOWED);
+}
+
+/** Only the author changes who sees a workflow: an admin hiding a member's shared one would lose it themselves. */
+export function requireVisibilityChange(
+  prompt: PromptFacts,
+  viewer: Viewer,
+  visibility: PromptVisibility | undefined,
+): void {
+  if (visibility !== undefined && visibility !== prompt.visibility && !isPromptAuthor(prompt, viewer))
+    throw forbidden(promptMessages.VISIBILITY_AUTHOR_ONLY);
 }
 
 /**

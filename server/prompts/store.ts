@@ -15,7 +15,12 @@ import { containing } from '../db/like';
 import { prompts, users } from '../db/schema';
 import { notFound } from '../errors';
 import type { Db } from '../db/store';
-import { recommendationAfter, requirePromptEdit, requirePromptView } from '../policies/prompts';
+import {
+  recommendationAfter,
+  requirePromptEdit,
+  requirePromptView,
+  requireVisibilityChange,
+} from '../policies/prompts';
 import { presentPrompt } from '../presenters/prompt';
 
 /** The workflows `viewer` may read: their own, and the org's shared ones. */
@@ -109,6 +114,7 @@ export async function createPrompt(db: Db, viewer: Viewer, body: PromptCreateBod
 export async function updatePrompt(db: Db, viewer: Viewer, id: string, body: PromptUpdate): Promise<Prompt> {
   const row = await loadRow(db, viewer, id);
   requirePromptEdit(row, viewer);
+  requireVisibilityChange(row, viewer, body.visibility);
   const isRecommended = recommendationAfter(viewer, row!, {
     visibility: body.visibility,
     isRecommended: body.is_recommended,

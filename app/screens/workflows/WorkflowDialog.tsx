@@ -150,6 +150,8 @@ function WorkflowForm({ subject, onClose }: { subject: WorkflowDialogSubject; on
         <Switch
           label={workflowsCopy.SHARE_LABEL}
           checked={visibility === 'ORG'}
+          // who sees a workflow is its author's choice (the server refuses anyone else)
+          disabled={editing !== null && !editing.is_mine}
           onChange={(event) => setVisibility(event.currentTarget.checked ? 'ORG' : 'PRIVATE')}
           data-testid="workflow-share"
         />

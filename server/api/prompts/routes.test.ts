@@ -158,6 +158,10 @@ describe('workflows', () => {
     expect((await list(ada)).find((prompt) => prompt.id === shared.id)?.can_edit).toBe(true);
     const byAdmin = await call(ada, 'PATCH', `prompts/${shared.id}`, { title: 'Release notes (v2)' });
     expect(byAdmin.json<PromptResponse>().prompt.title).toBe('Release notes (v2)');
+    // Who sees it stays its author's choice.
+    expect((await call(ada, 'PATCH', `prompts/${shared.id}`, { visibility: 'PRIVATE' })).statusCode).toBe(
+      403,
+    );
 
     // Another org sees nothing of it, and can do nothing to it.
     expect(await list(olga)).toEqual([]);
