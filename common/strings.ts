@@ -347,6 +347,10 @@ export const aiControlsValidation = {
 export const workflows = {
   FETCH_ALL_ERROR: 'Error fetching workflows',
   FETCH_ONE_ERROR: 'Error fetching workflow',
+  /** A message action (asking-questions §2). */
+  SAVE_AS_WORKFLOW: 'Save as workflow',
+  /** The question input's control (asking-questions §2). */
+  VIEW_WORKFLOWS: 'View workflows',
 } as const;
 
 export const bots = {

@@ -1,11 +1,20 @@
-// The homepage (spec shell-and-account §2.7, §5, §8): asking from it, the bookmark rows and their limits, and its
-// layout on a phone, in a real browser against the real server and an OpenAI-compatible test model on 127.0.0.1.
+// The homepage (spec shell-and-account §2.7, §5, §8): asking from it, the bookmark rows and their limits, its
+// layout on a phone, and workflows (recommended chips, 'View workflows', 'Save as workflow', /workflows), in a real browser against the real server and an OpenAI-compatible test model on 127.0.0.1.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOOKMARK_LINK_FORMAT, type Bookmark } from '../common/api/bookmarks';
+import type { PromptResponse, PromptsResponse } from '../common/api/prompts';
 import type { CurrentUser, LoginTokens } from '../common/api/session';
 import { BOOKMARKS_PER_LIST_MAX } from '../common/limits';
-import { apps as appStrings, bookmarks as spec, homeBookmarks, shell, validation } from '../common/strings';
+import {
+  apps as appStrings,
+  bookmarks as spec,
+  homeBookmarks,
+  shell,
+  validation,
+  workflows as workflowStrings,
+} from '../common/strings';
+import { workflowsCopy } from '../app/strings';
 import { callApi, type ChatScout, startChatScout, withSignedInPage } from './harness';
 
 const WAIT_MS = 15_000;
@@ -192,5 +201,116 @@ describe('the homepage', () => {
         );
       expect(rightmost).toBeLessThanOrEqual(390);
     });
+  });
+
+  it('makes a workflow on /workflows, shows it recommended on the homepage, and uses it from the input and a message', async () => {
+    const MODEL = 'GPT-4.1 Mini';
+    const cardOf = (page: Page, title: string) =>
+      page.getByTestId('workflow-card').filter({ has: page.getByText(title, { exact: true }) });
+    const box = (page: Page) => page.getByTestId('question-textarea');
+
+    // A member makes one, shared with the workspace; only admins are offered the recommendation.
+    await withSignedInPage(member, async (page) => {
+      await page.goto(`${scout.baseUrl}/workflows`);
+      await page.getByTestId('workflows-empty').getByText(workflowsCopy.EMPTY).waitFor({ timeout: WAIT_MS });
+      await page.getByTestId('workflow-new').click();
+      await page.getByTestId('workflow-title').fill('Office hours');
+      await page.getByTestId('workflow-template').fill('When does the office open?');
+      await page.getByTestId('workflow-model').click();
+      await page.getByRole('option', { name: MODEL, exact: true }).click();
+      await page.getByLabel(workflowsCopy.SHARE_LABEL).check();
+      expect(await page.getByLabel(workflowsCopy.RECOMMEND_LABEL).count()).toBe(0);
+      await page.getByTestId('workflow-save').click();
+      await toast(page, workflowsCopy.SAVED).waitFor();
+      await cardOf(page, 'Office hours').getByText(MODEL).waitFor();
+    });
+
+    // An admin recommends it from the Organisation list.
+    await withSignedInPage(admin, async (page) => {
+      await page.goto(`${scout.baseUrl}/workflows`);
+      await page
+        .getByTestId('workflow-filter')
+        .getByText(workflowsCopy.FILTER_ORG)
+        .click({ timeout: WAIT_MS });
+      const card = cardOf(page, 'Office hours');
+      // Edit reads the stored workflow first; when that fails, the spec's message and no dialog.
+      await page.route('**/api/v1/prompts/promptsById/*', (route) =>
+        route.fulfill({ status: 500, body: '{"code":"INTERNAL","message":"x"}' }),
+      );
+      await card.getByTestId('workflow-edit').click({ timeout: WAIT_MS });
+      await toast(page, workflowStrings.FETCH_ONE_ERROR).waitFor({ timeout: WAIT_MS });
+      expect(await page.getByTestId('workflow-title').count()).toBe(0);
+      await page.unroute('**/api/v1/prompts/promptsById/*');
+      await card.getByTestId('workflow-edit').click();
+      await page.getByLabel(workflowsCopy.RECOMMEND_LABEL).check();
+      await page.getByTestId('workflow-save').click();
+      await card.getByTestId('workflow-recommended').waitFor({ timeout: WAIT_MS });
+    });
+
+    await withSignedInPage(member, async (page) => {
+      // The homepage's chip fills the box and picks the workflow's model; nothing is asked yet.
+      await page.goto(`${scout.baseUrl}/`);
+      await page.getByTestId('workflow-chip').filter({ hasText: 'Office hours' }).click({ timeout: WAIT_MS });
+      await expect.poll(() => box(page).inputValue()).toBe('When does the office open?');
+      expect(await page.getByTestId('llm-picker').innerText()).toContain(MODEL);
+      expect(new URL(page.url()).pathname).toBe('/');
+
+      // 'View workflows' in the chat's input does the same; the question is then asked as typed.
+      await page.goto(`${scout.baseUrl}/chat`);
+      // the question asked from the homepage earlier is in the history: counted once it has loaded
+      await page.getByTestId('user-message').first().waitFor({ timeout: WAIT_MS });
+      const asked = await page.getByTestId('user-message').count();
+      await page.getByTestId('view-workflows').click();
+      await page
+        .getByTestId('workflow-picker')
+        .getByTestId('workflow-option')
+        .filter({ hasText: 'Office hours' })
+        .click();
+      await expect.poll(() => box(page).inputValue()).toBe('When does the office open?');
+      expect(await page.getByTestId('llm-picker').innerText()).toContain(MODEL);
+      await box(page).press('Enter');
+      await expect.poll(() => page.getByTestId('user-message').count(), { timeout: WAIT_MS }).toBe(asked + 1);
+      const answer = page.getByTestId('assistant-message').last();
+      await expect.poll(() => answer.getAttribute('data-status'), { timeout: WAIT_MS }).toBe('SUCCESS');
+
+      // 'Save as workflow' on the question: a new workflow with the question as its template.
+      await page.getByTestId('user-message').last().getByTestId('save-as-workflow').click();
+      expect(await page.getByTestId('workflow-template').inputValue()).toBe('When does the office open?');
+      await page.getByTestId('workflow-title').fill('Opening time');
+      await page.getByTestId('workflow-save').click();
+      await toast(page, workflowsCopy.SAVED).waitFor();
+
+      // On /workflows, 'Use' opens the chat with it in the box, unsent; then it is deleted after a confirmation.
+      await page.goto(`${scout.baseUrl}/workflows`);
+      await page
+        .getByTestId('workflow-filter')
+        .getByText(workflowsCopy.FILTER_MINE)
+        .click({ timeout: WAIT_MS });
+      await page.getByTestId('workflow-search').fill('opening');
+      await expect.poll(() => page.getByTestId('workflow-card').count(), { timeout: WAIT_MS }).toBe(1);
+      await cardOf(page, 'Opening time').getByTestId('workflow-use').click();
+      await page.waitForURL((url) => url.pathname === '/chat', { timeout: WAIT_MS });
+      // in the box, not asked: the history has loaded and sending would have emptied the box
+      await page.getByTestId('user-message').first().waitFor({ timeout: WAIT_MS });
+      expect(await box(page).inputValue()).toBe('When does the office open?');
+      expect(await page.getByTestId('user-message').count()).toBe(asked + 1);
+
+      await page.goto(`${scout.baseUrl}/workflows`);
+      await cardOf(page, 'Opening time').getByTestId('workflow-delete').click({ timeout: WAIT_MS });
+      await page.getByTestId('workflow-delete-confirm').click();
+      await toast(page, workflowsCopy.DELETED).waitFor();
+      await cardOf(page, 'Opening time').waitFor({ state: 'detached' });
+      expect(await page.getByText(workflowStrings.FETCH_ALL_ERROR).count()).toBe(0);
+    });
+
+    // Each pick was counted: the homepage chip and 'View workflows'.
+    const listed = await api<PromptsResponse>(member, 'GET', 'prompts?filter=recommended');
+    const office = listed.prompts.find((prompt) => prompt.title === 'Office hours');
+    await expect
+      .poll(
+        async () =>
+          (await api<PromptResponse>(member, 'GET', `prompts/promptsById/${office?.id}`)).prompt.use_count,
+      )
+      .toBe(2);
   });
 });

@@ -6,6 +6,7 @@ import { opensCleared } from '../chat/new-topic';
 import { askChoicesOf, OMNIBOX_PARAM, QUESTION_PARAM } from '../chat/question-address';
 import { chatCopy } from '../strings';
 import { ChatView } from './chat/ChatView';
+import { workflowDraftOf } from './workflows/draft';
 
 /** /chat: the member's history across topics, newest at the bottom, older pages as they scroll up. */
 export function ChatScreen() {
@@ -15,8 +16,10 @@ export function ChatScreen() {
   const navigate = useNavigate();
   // Opened by 'New topic' elsewhere: cleared once. The address forgets it, so a reload shows the history again.
   const [startCleared] = useState(() => opensCleared(state));
+  // Opened by 'Use' on /workflows: the template starts in the box, once; the address forgets it too.
+  const [draft] = useState(() => workflowDraftOf(state));
   useEffect(() => {
-    if (opensCleared(state)) void navigate('.', { replace: true, state: null });
+    if (opensCleared(state) || workflowDraftOf(state)) void navigate('.', { replace: true, state: null });
   }, [state, navigate]);
   const messages = useMemo(
     () => (history.data?.pages ?? []).flatMap((page) => page.history).reverse(),
@@ -73,6 +76,7 @@ export function ChatScreen() {
         showOnboarding
         initialQuestion={initialQuestion}
         startCleared={startCleared}
+        draft={draft}
       />
     </>
   );

@@ -22,7 +22,7 @@ import {
   HOMEPAGE_APP_ICONS_SHOWN,
   RECOMMENDED_APPS_MIN_LIST,
 } from '../../common/limits';
-import { apps as appStrings, homeBookmarks, shell } from '../../common/strings';
+import { apps as appStrings, shell } from '../../common/strings';
 import { useOrg } from '../api/org';
 import { isFlagOn, useSignedInUser } from '../auth/session';
 import { AppIcon } from '../components/apps/AppIcon';
@@ -57,9 +57,6 @@ export function HomeScreen() {
           {shell.HOME_HEADING}
         </Title>
         <HomeQuestion />
-        <Text size="sm" c="dimmed" ta="center" data-testid="workflow-chips">
-          {homeBookmarks.WORKFLOWS_EMPTY}
-        </Text>
         <BookmarkRow kind="personal" admin={user.admin} />
         {org.data && <BookmarkRow kind="company" admin={user.admin} />}
         {apps.data && isFlagOn(user, 'reconnectAppsCard') && (

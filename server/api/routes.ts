@@ -16,6 +16,7 @@ import { memberRoutes } from './members/routes';
 import { messageRoutes } from './messages/routes';
 import { notificationRoutes } from './notifications/routes';
 import { orgRoutes } from './orgs/routes';
+import { promptRoutes } from './prompts/routes';
 import { searchRoutes } from './search/routes';
 import { sourceRoutes } from './sources/routes';
 import { ssoRoutes } from './sso/routes';
@@ -48,4 +49,5 @@ export const registerApi: FastifyPluginAsync = async (app) => {
   await app.register(searchRoutes);
   await app.register(sourceRoutes);
   await app.register(uploadRoutes);
+  await app.register(promptRoutes);
 };

@@ -39,6 +39,8 @@ export const planTypes = ['TEAM', 'BUSINESS', 'ENTERPRISE'] as const;
 export const subscriptionStatuses = ['ACTIVE', 'TRIAL', 'INACTIVE', 'CANCELLED'] as const;
 export const userStatuses = ['INVITED', 'CREATED', 'SIGNED_UP', 'BLOCKED', 'DELETED'] as const;
 export const topicVisibilities = ['INVITE_ONLY', 'PUBLIC', 'ORG'] as const;
+/** A workflow is its author's alone (PRIVATE) or shared with the whole org (ORG); see server/policies/prompts.ts. */
+export const promptVisibilities = ['PRIVATE', 'ORG'] as const;
 export const topicMemberRoles = ['CREATOR', 'EDITOR'] as const;
 export const messageSenders = ['USER', 'ASSISTANT'] as const;
 export const messageStatuses = ['PENDING', 'SUCCESS', 'FAILED', 'CANCELLED'] as const;
@@ -53,6 +55,7 @@ export type PlanType = (typeof planTypes)[number];
 export type SubscriptionStatus = (typeof subscriptionStatuses)[number];
 export type UserStatus = (typeof userStatuses)[number];
 export type TopicVisibility = (typeof topicVisibilities)[number];
+export type PromptVisibility = (typeof promptVisibilities)[number];
 export type TopicMemberRole = (typeof topicMemberRoles)[number];
 export type MessageSender = (typeof messageSenders)[number];
 export type MessageStatus = (typeof messageStatuses)[number];
@@ -774,12 +777,18 @@ export const prompts = pgTable(
     template: text('template').notNull(),
     preferredLlm: text('preferred_llm'),
     authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    visibility: text('visibility', { enum: promptVisibilities }).notNull().default('PRIVATE'),
+    // only ever true on an ORG workflow (server/policies/prompts.ts)
     isRecommended: boolean('is_recommended').notNull().default(false),
+    // POST /prompts/prompt_used: the recommended row shows the most used first
     useCount: integer('use_count').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index('prompts_org_idx').on(t.orgId, t.isRecommended)],
+  (t) => [
+    index('prompts_org_idx').on(t.orgId, t.isRecommended),
+    index('prompts_org_author_idx').on(t.orgId, t.authorId),
+  ],
 );
 
 export const verifiedAnswers = pgTable(

@@ -10,11 +10,7 @@ import { users } from '../db/schema';
 import type { Db } from '../db/store';
 import { listableStatuses } from '../policies/members';
 import { presentMember } from '../presenters/member';
-
-/** A LIKE pattern that finds `text` anywhere, with the pattern characters in it taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
+import { containing } from '../db/like';
 
 /** One page of the viewer's org's members, ordered by email, with the totals the members screen shows. */
 export async function listMembers(db: Db, viewer: Viewer, query: MembersQuery): Promise<MembersResponse> {

@@ -7,11 +7,7 @@ import { botAdmins, bots, messages, topicMembers, topics } from '../db/schema';
 import type { DbOrTx } from '../db/store';
 import { presentTopicListItem } from '../presenters/topic';
 import { loadTopicOrg } from './access';
-
-/** A LIKE pattern that finds `text` anywhere, with the pattern characters in it taken literally. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
+import { containing } from '../db/like';
 
 /** The latest of the topic's own change (title, sharing) and its newest message. */
 export const lastActivityAt = sql<Date>`greatest(${topics.updatedAt}, (

@@ -65,6 +65,7 @@ import { DEMO_URL } from '../../config';
 import { uploadFiles } from '../files/api';
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
+import type { WorkflowDraft } from '../workflows/draft';
 import { MessageItem } from './MessageItem';
 import { OnboardingMessage } from './OnboardingMessage';
 import { QuestionInput } from './QuestionInput';
@@ -95,6 +96,8 @@ export type ChatViewProps = {
   initialQuestion?: { query: string; choices?: AskChoices; onAsked(): void };
   /** Open with the screen cleared for a new topic ('New topic' pressed on a topic's page). */
   startCleared?: boolean;
+  /** Text (and model) to start the question box with, unsent: a workflow used from /workflows. */
+  draft?: WorkflowDraft;
 };
 
 export function ChatView(props: ChatViewProps) {
@@ -123,7 +126,7 @@ export function ChatView(props: ChatViewProps) {
   );
   const continueTopic = useCallback((id: string) => navigate(`/topic/${id}`), [navigate]);
 
-  const [text, setText] = useState('');
+  const [text, setText] = useState(props.draft?.text ?? '');
   const newTopic = fresh.pressed;
   const multiplayer = isFlagOn(user, 'multiplayerEnabled');
   const [tagged, setTagged] = useState<TaggedMember[]>([]);
@@ -160,7 +163,9 @@ export function ChatView(props: ChatViewProps) {
       notifyFailure(uploadFailureText(error instanceof Error ? error.message : null, chosen[0]?.name ?? ''));
     }
   };
-  const [llm, setLlm] = useState<string | null>(props.initialQuestion?.choices?.llm ?? null);
+  const [llm, setLlm] = useState<string | null>(
+    props.initialQuestion?.choices?.llm ?? props.draft?.llm ?? null,
+  );
   const [research, setResearch] = useState(props.initialQuestion?.choices?.research ?? false);
   const [paywall, setPaywall] = useState<LlmOption | null>(null);
   const reconnect = isFlagOn(user, 'chatReconnect');

@@ -55,6 +55,7 @@ import { ReferencePreviewProvider } from '../../components/preview/ReferencePrev
 import { notifyFailure, notifySuccess } from '../../components/toast';
 import { chatCopy } from '../../strings';
 import { isPastAgeWarning } from '../files/checks';
+import { SaveAsWorkflowAction } from '../workflows/SaveAsWorkflow';
 import { AnswerMarkdown } from './AnswerMarkdown';
 import { FeedbackModal } from './FeedbackModal';
 import { References, sourceLabel } from './References';
@@ -352,9 +353,12 @@ function MessageContent({
       >
         <Avatar src={message.author?.icon} name={fullName} color="initials" radius="xl" size={32} />
         <Stack gap={2} miw={0} style={{ flex: 1 }}>
-          <Text size="sm" fw={600} title={fullName}>
-            {name}
-          </Text>
+          <Group gap={4} wrap="nowrap">
+            <Text size="sm" fw={600} title={fullName}>
+              {name}
+            </Text>
+            {!publicView && <SaveAsWorkflowAction question={message.messageText} />}
+          </Group>
           <Text className={classes.question}>{message.messageText}</Text>
           {message.files.length > 0 && (
             <Group gap={6} data-testid="message-files">

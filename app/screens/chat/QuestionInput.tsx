@@ -76,6 +76,7 @@ import {
 import { QUERY_SOFT_LIMIT_CHARS } from '../../config';
 import { chatCopy } from '../../strings';
 import { ModelPicker } from './ModelPicker';
+import { WorkflowPicker } from '../workflows/WorkflowPicker';
 import classes from './chat.module.css';
 
 /** One source of the picker, with how many of its documents the member may read (counted by the server). */
@@ -508,6 +509,11 @@ export function QuestionInput(props: QuestionInputProps) {
               onSpecify={props.onSpecify}
             />
           )}
+          <WorkflowPicker
+            llms={props.llms}
+            onTextChange={props.onTextChange}
+            onLlmChange={props.onLlmChange}
+          />
           {props.researchAvailable && (
             <Switch
               size="xs"
