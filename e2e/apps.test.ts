@@ -128,7 +128,9 @@ async function searchTitles(page: Page, q: string): Promise<string[]> {
   await expect.poll(() => screen.getAttribute('data-load-state'), { timeout: WAIT_MS }).toBe('Loaded');
   return page
     .getByTestId('search-result')
-    .evaluateAll((nodes) => nodes.map((node) => node.querySelector('a')?.textContent ?? ''));
+    .evaluateAll((nodes) =>
+      nodes.map((node) => node.querySelector('[data-testid="result-title"]')?.textContent ?? ''),
+    );
 }
 
 describe('the apps screens', () => {
