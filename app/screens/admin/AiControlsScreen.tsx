@@ -1,20 +1,7 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  Textarea,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Group, Loader, Paper, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
-import { aiControlsSchema, type AiControls } from '../../../common/api/ai-controls';
+import { useEffect, useState } from 'react';
+import { aiControlsSchema } from '../../../common/api/ai-controls';
 import { llmListResponseSchema, type LlmOption } from '../../../common/api/llms';
 import { CUSTOM_INSTRUCTIONS_MAX_CHARS, DISCLAIMER_MAX_CHARS } from '../../../common/limits';
 import type { PlanType } from '../../../common/plans';
@@ -22,10 +9,11 @@ import { Feature, requiredPlan } from '../../../common/plans';
 import { settings as settingsStrings, shell } from '../../../common/strings';
 import { aiControlsKeys, useAiControls } from '../../api/ai-controls';
 import { api } from '../../api/client';
-import { serverMessageOf, statusOf } from '../../api/errors';
+import { serverMessageOf } from '../../api/errors';
 import { useOrg } from '../../api/org';
 import { chatKeys, useLlms } from '../../chat/api';
-import { notifyFailure, notifySuccess } from '../../components/toast';
+import { TextSettingCard } from '../../components/TextSettingCard';
+import { notifyFailure } from '../../components/toast';
 import { aiControlsCopy as copy, modelReasonCopy, sidebarCopy } from '../../strings';
 
 const planName = (plan: PlanType) => `${plan.charAt(0)}${plan.slice(1).toLowerCase()}`;
@@ -54,9 +42,9 @@ export function AiControlsScreen() {
             hint={copy.DISCLAIMER_HINT}
             placeholder={copy.DISCLAIMER_PLACEHOLDER}
             maxLength={DISCLAIMER_MAX_CHARS}
-            feature={Feature.customDisclaimer}
-            allowed={features.customDisclaimer}
+            locked={features.customDisclaimer ? undefined : <PlanNote feature={Feature.customDisclaimer} />}
             value={controls.data.disclaimer}
+            cacheKey={aiControlsKeys.org}
             save={(text) =>
               api.post('ai_controls/disclaimer', { body: { disclaimer: text }, schema: aiControlsSchema })
             }
@@ -69,9 +57,11 @@ export function AiControlsScreen() {
             hint={copy.CUSTOM_INSTRUCTIONS_HINT}
             placeholder={copy.CUSTOM_INSTRUCTIONS_PLACEHOLDER}
             maxLength={CUSTOM_INSTRUCTIONS_MAX_CHARS}
-            feature={Feature.orgWideInstructions}
-            allowed={features.orgWideInstructions}
+            locked={
+              features.orgWideInstructions ? undefined : <PlanNote feature={Feature.orgWideInstructions} />
+            }
             value={controls.data.custom_instructions}
+            cacheKey={aiControlsKeys.org}
             save={(text) =>
               api.post('ai_controls/custom_instructions', {
                 body: { custom_instructions: text },
@@ -94,80 +84,6 @@ function PlanNote({ feature }: { feature: Feature }) {
     <Alert variant="light" color="indigo" data-testid={`plan-note-${feature}`}>
       {copy.planNeeded(planName(requiredPlan(feature)))}
     </Alert>
-  );
-}
-
-function TextSettingCard(props: {
-  title: string;
-  hint: string;
-  placeholder: string;
-  maxLength: number;
-  feature: Feature;
-  allowed: boolean;
-  value: string | null;
-  save(text: string): Promise<AiControls>;
-  success: string;
-  failure: string;
-  testId: string;
-}) {
-  const queryClient = useQueryClient();
-  const [text, setText] = useState(props.value ?? '');
-  const save = useMutation({
-    mutationFn: props.save,
-    onSuccess: (saved) => {
-      queryClient.setQueryData(aiControlsKeys.org, saved);
-      notifySuccess(props.success);
-    },
-    // A 400 says what is wrong with the text; anything else gets the spec's failure toast.
-    onError: (error) =>
-      notifyFailure(statusOf(error) === 400 ? (serverMessageOf(error) ?? props.failure) : props.failure),
-  });
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate(text);
-  };
-  return (
-    <Paper withBorder radius="lg" p="xl">
-      <form noValidate onSubmit={onSubmit}>
-        <Stack gap="md">
-          <Stack gap={2}>
-            <Title order={4}>{props.title}</Title>
-            <Text size="sm" c="dimmed">
-              {props.hint}
-            </Text>
-          </Stack>
-          {props.allowed ? (
-            <>
-              <Textarea
-                aria-label={props.title}
-                placeholder={props.placeholder}
-                value={text}
-                maxLength={props.maxLength}
-                autosize
-                minRows={3}
-                maxRows={10}
-                onChange={(event) => setText(event.currentTarget.value)}
-                description={`${text.length}/${props.maxLength}`}
-                inputWrapperOrder={['input', 'description']}
-                data-testid={`${props.testId}-input`}
-              />
-              <Group justify="flex-end">
-                <Button
-                  type="submit"
-                  loading={save.isPending}
-                  disabled={text.trim() === (props.value ?? '')}
-                  data-testid={`${props.testId}-save`}
-                >
-                  {copy.SAVE}
-                </Button>
-              </Group>
-            </>
-          ) : (
-            <PlanNote feature={props.feature} />
-          )}
-        </Stack>
-      </form>
-    </Paper>
   );
 }
 
