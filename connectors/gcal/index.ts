@@ -175,8 +175,10 @@ const calendarsConnector = defineConnector({
   credentialFields: [],
   credentialName: CREDENTIAL_NAMES.credentials,
   // Calendar allows 600 requests a minute per user; five a second leaves half for the member's other apps. The
-  // quota is Calendar's own, apart from the other Google APIs', so it keeps its own vendor.
+  // quota is Calendar's own, apart from the other Google APIs', so it keeps its own vendor, and each user's, so
+  // each connection has its own limiter.
   limits: { concurrency: 2, rate: { requests: 5, intervalMs: 1000 } },
+  limitScope: 'connection',
   oauth: googleOAuth(CALENDAR_SCOPES),
 
   async validate(ctx) {

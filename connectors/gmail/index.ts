@@ -274,8 +274,10 @@ const mailboxConnector = defineConnector({
   credentialName: CREDENTIAL_NAMES.credentials,
   // Gmail's usage limits page gives 6,000 quota units a minute per user (15,000 on older projects); threads.get
   // costs 10, so ten requests a second stay under it. Gmail's quota is its own, not Drive's or Calendar's, so it
-  // keeps its own vendor.
+  // keeps its own vendor; and it is each user's, so each connection has its own limiter (an org connection reads
+  // its mailboxes within one user's allowance: slower than Gmail allows, never faster).
   limits: { concurrency: 4, rate: { requests: 10, intervalMs: 1000 } },
+  limitScope: 'connection',
   oauth: googleOAuth(GMAIL_SCOPES),
 
   async validate(ctx) {

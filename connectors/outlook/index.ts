@@ -669,10 +669,11 @@ export function createOutlookConnector(options: { loginUrl?: string } = {}) {
     credentialFields: [],
     credentialName: CREDENTIAL_NAMES.accessToken,
     // Graph's throttling page gives Outlook limits of its own, apart from SharePoint's and Teams': 4 concurrent
-    // requests per app whichever mailboxes they read, and 10,000 requests per 10 minutes per app and mailbox. So
-    // Outlook keeps its own vendor; one limiter per org holds all its mailboxes to one mailbox's allowance, stricter
-    // than Exchange for an org connection, never looser.
+    // requests and 10,000 requests per 10 minutes per app and mailbox. So Outlook keeps its own vendor, and each
+    // connection (one member's mailbox) has its own limiter; an org connection holds all its mailboxes to one
+    // mailbox's allowance, stricter than Exchange, never looser.
     limits: { concurrency: 4, rate: { requests: 10_000, intervalMs: 600_000 } },
+    limitScope: 'connection',
     oauth: microsoftOAuth(OUTLOOK_SCOPES, options.loginUrl ?? MICROSOFT_LOGIN_URL),
 
     async validate(ctx) {

@@ -36,12 +36,20 @@ export function createConnectionLimiter(
   return new RequestLimiter(connector.limits ?? {}, clock);
 }
 
-/** The key of the limiter an org's connections of the connector's vendor share. */
+/**
+ * The key of the limiter a connection uses: the one its org's connections of the vendor share, or its own when the
+ * vendor meters each user or mailbox apart (`limitScope: 'connection'`).
+ */
 export function vendorLimiterKey(
-  orgId: string,
-  connector: { readonly shortname: string; readonly vendor?: string },
+  connection: { readonly orgId: string; readonly id: string },
+  connector: {
+    readonly shortname: string;
+    readonly vendor?: string;
+    readonly limitScope?: 'org' | 'connection';
+  },
 ) {
-  return `${orgId}:${connector.vendor ?? connector.shortname}`;
+  const vendorKey = `${connection.orgId}:${connector.vendor ?? connector.shortname}`;
+  return connector.limitScope === 'connection' ? `${vendorKey}:${connection.id}` : vendorKey;
 }
 
 /**

@@ -312,9 +312,15 @@ export interface Connector<Credentials, Config> {
   readonly credentialName: CredentialName;
   /**
    * The vendor's published limits, enforced by the HTTP client for all of an org's connections of the vendor
-   * together (the engine shares one limiter per org and vendor).
+   * together (the engine shares one limiter per org and vendor), or for each connection (`limitScope`).
    */
   readonly limits?: RequestLimits;
+  /**
+   * Whose allowance `limits` describe: the org's ('org', the default: a workspace's or tenant's quota, which all
+   * its connections of the vendor spend together), or each connection's ('connection': a per-user or per-mailbox
+   * quota, such as Gmail's and Outlook's, which one member's sync must not hold back another's).
+   */
+  readonly limitScope?: 'org' | 'connection';
   /**
    * Apps whose requests count against one vendor allowance name the same vendor ('google', 'microsoft'), so
    * their connections share one limiter; defaults to the app's shortname.

@@ -410,10 +410,7 @@ export async function runSync(db: Db, input: SyncInput): Promise<SyncOutcome> {
       config: connectionExtra(connection).config,
       logger: log,
       signal: input.signal,
-      limiter: vendorLimiters.limiterFor(
-        vendorLimiterKey(connection.orgId, connector),
-        connector.limits ?? {},
-      ),
+      limiter: vendorLimiters.limiterFor(vendorLimiterKey(connection, connector), connector.limits ?? {}),
       siteArchives: siteArchivesFor(db, connection),
       files: connectorFileParser(log, input.signal),
     });

@@ -1,6 +1,7 @@
 // Apps that a vendor meters together share one request limiter per org: SharePoint and OneDrive are one SharePoint
 // Online budget to Microsoft, so a throttled SharePoint sync holds the org's OneDrive sync back, while Outlook, which
-// Microsoft meters apart, carries on. The real engine and store against the fake tenant and mailbox on 127.0.0.1.
+// Microsoft meters apart, carries on; and Outlook is metered per mailbox, so one member's throttled mailbox holds no
+// colleague's back. The real engine and store against the fake tenant and mailbox on 127.0.0.1.
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createOutlookConnector } from '../../connectors/outlook';
 import { startOutlookFake, type OutlookFake } from '../../connectors/outlook/fake';
@@ -21,10 +22,11 @@ import { insertConnection, syncNow } from './testing/connections';
 let server: TestServer;
 let tenant: GraphTenantFake;
 let mailbox: OutlookFake;
-const connections: Record<'sharepoint' | 'onedrive' | 'outlook', string> = {
+const connections: Record<'sharepoint' | 'onedrive' | 'outlook' | 'colleaguesOutlook', string> = {
   sharepoint: '',
   onedrive: '',
   outlook: '',
+  colleaguesOutlook: '',
 };
 
 beforeAll(async () => {
@@ -50,18 +52,23 @@ beforeAll(async () => {
       config: tenant.config,
       credentials: { email: ADMIN_EMAIL, marketplace: true },
     });
-  connections.outlook = await insertConnection(db, {
-    orgId: org.id,
-    userId: admin.id,
-    appName: 'outlook',
-    isOrg: false,
-    config: { baseUrl: mailbox.graphUrl },
-    credentials: {
-      access_token: mailbox.identity.accessToken,
-      refresh_token: mailbox.identity.refreshToken,
-      expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-    },
-  });
+  const colleague = await createUser(db, org, { email: `colleague@${TENANT}` });
+  for (const [key, owner] of [
+    ['outlook', admin],
+    ['colleaguesOutlook', colleague],
+  ] as const)
+    connections[key] = await insertConnection(db, {
+      orgId: org.id,
+      userId: owner.id,
+      appName: 'outlook',
+      isOrg: false,
+      config: { baseUrl: mailbox.graphUrl },
+      credentials: {
+        access_token: mailbox.identity.accessToken,
+        refresh_token: mailbox.identity.refreshToken,
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
 });
 afterAll(async () => {
   vi.unstubAllEnvs();
@@ -83,5 +90,17 @@ it('holds OneDrive back while SharePoint is throttled, and leaves Outlook to its
 
   mailbox.server.clearLog();
   expect(await syncNow(server.store.db, connections.outlook, 'full')).toMatchObject({ kind: 'complete' });
+  expect(mailbox.server.requests.length).toBeGreaterThan(0);
+});
+
+it("meters each member's mailbox apart: one member's throttled Outlook sync holds no colleague's back", async () => {
+  mailbox.server.failNext(1, { kind: 'rateLimit', retryAfter: 3600 });
+  const throttled = await syncNow(server.store.db, connections.outlook, 'full');
+  expect(throttled.kind).toBe('later');
+
+  mailbox.server.clearLog();
+  expect(await syncNow(server.store.db, connections.colleaguesOutlook, 'full')).toMatchObject({
+    kind: 'complete',
+  });
   expect(mailbox.server.requests.length).toBeGreaterThan(0);
 });
