@@ -4,10 +4,12 @@
 // first CHUNK frame arriving and the frame that paints the first word; the server's process stamps its socket's
 // frames (observeChatFrames), so the total splits into client, network and server parts.
 import { existsSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Page } from 'playwright-core';
 import type { ServerMessage } from '../common/api/chat';
+import { CHAT_QUESTION_RATE_LIMIT } from '../common/limits';
 import type { LoginTokens } from '../common/api/session';
 import { DEFAULT_SPA_DIR } from '../server/http/spa';
 import { launchBrowser, seedSession } from '../e2e/browser';
@@ -143,7 +145,14 @@ export async function browserFirstWord(options: {
     const box = page.getByTestId('question-textarea');
     await box.waitFor({ timeout: 60_000 });
     const rows: { marks: PageMarks; server: ServerStamps }[] = [];
+    const asked: number[] = [];
     for (let i = 0; i < options.warmUp + options.questions; i++) {
+      // A member may ask CHAT_QUESTION_RATE_LIMIT.max questions a window: past it the server refuses the question
+      // and no answer comes, so the bench waits as a member would, outside the measured span.
+      const { max, windowMs } = CHAT_QUESTION_RATE_LIMIT;
+      if (asked.length >= max)
+        await sleep(Math.max(0, asked[asked.length - max]! + windowMs + 250 - Date.now()));
+      asked.push(Date.now());
       await box.fill(options.queries[i % options.queries.length]!);
       const server = options.nextStamps();
       await box.press('Enter');
