@@ -66,9 +66,9 @@ export async function seedSession(page: Page, tokens: LoginTokens | null): Promi
   );
 }
 
-/** A fresh browser with one page signed in as `tokens`, closed after `run` whatever happens. */
+/** A fresh browser with one page signed in as `tokens` (signed out for null), closed after `run` whatever happens. */
 export async function withSignedInPage(
-  tokens: LoginTokens,
+  tokens: LoginTokens | null,
   run: (page: Page, context: BrowserContext) => Promise<void>,
 ): Promise<void> {
   const browser = await launchBrowser();

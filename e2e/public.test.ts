@@ -2,7 +2,6 @@
 // offline and outage banners (§4.4, §8), in a real browser against the real server on a real store.
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reference } from '../common/api/messages';
 import type { LoginTokens } from '../common/api/session';
@@ -16,7 +15,7 @@ import { upsertDocuments } from '../server/search';
 import { createExchange, createTopic } from '../server/testing/chat-fixtures';
 import { createOrg, createUser, loginTokensFor } from '../server/testing/fixtures';
 import { createTestServer, type TestServer } from '../server/testing/server';
-import { launchBrowser, seedSession } from './browser';
+import { withSignedInPage } from './browser';
 
 const WAIT_MS = 15_000;
 const DOMAIN = 'public.test';
@@ -155,24 +154,9 @@ afterAll(async () => {
   await scout?.close();
 });
 
-/** A fresh browser context with one page, signed in as `tokens` or signed out. */
-async function withPage(
-  tokens: LoginTokens | null,
-  run: (page: Page, context: BrowserContext) => Promise<void>,
-): Promise<void> {
-  const browser = await launchBrowser();
-  try {
-    const page = await browser.context.newPage();
-    await seedSession(page, tokens);
-    await run(page, browser.context);
-  } finally {
-    await browser.close();
-  }
-}
-
 describe('the public topic page', () => {
   it('shows a visitor the title, the time, the messages read-only and the Sign Up promotion', async () => {
-    await withPage(null, async (page) => {
+    await withSignedInPage(null, async (page) => {
       await page.goto(`${baseUrl}/topic/${topic.id}`);
       await page.getByRole('heading', { name: 'How we travel', level: 1 }).waitFor({ timeout: WAIT_MS });
       expect(await page.getByTestId('public-topic-time').innerText()).toBe(
@@ -206,7 +190,7 @@ describe('the public topic page', () => {
   });
 
   it('scrolls to the message the address names', async () => {
-    await withPage(null, async (page) => {
+    await withSignedInPage(null, async (page) => {
       await page.goto(`${baseUrl}/topic/${topic.id}/${focusedAnswerId}`);
       const focused = page.locator(`#message-${focusedAnswerId}`);
       await focused.waitFor({ timeout: WAIT_MS });
@@ -223,7 +207,7 @@ describe('the public topic page', () => {
   });
 
   it('says so, the same way, for a topic that is not public and for none at all', async () => {
-    await withPage(null, async (page) => {
+    await withSignedInPage(null, async (page) => {
       for (const id of [privateTopic.id, '00000000-0000-7000-8000-000000000000', 'not-a-topic']) {
         await page.goto(`${baseUrl}/topic/${id}`);
         await page
@@ -236,7 +220,7 @@ describe('the public topic page', () => {
   });
 
   it('offers a member of another workspace Start a chat, under the outage banner their flag turns on', async () => {
-    await withPage(outsiderTokens, async (page) => {
+    await withSignedInPage(outsiderTokens, async (page) => {
       await page.goto(`${baseUrl}/topic/${topic.id}`);
       await page.getByRole('heading', { name: 'How we travel', level: 1 }).waitFor({ timeout: WAIT_MS });
       await page.getByRole('link', { name: shell.PUBLIC_TOPIC_START_CHAT }).waitFor();
@@ -248,7 +232,7 @@ describe('the public topic page', () => {
 
 describe('the document preview', () => {
   it('opens a reference in a panel, with Open in <app> only for a real address', async () => {
-    await withPage(null, async (page) => {
+    await withSignedInPage(null, async (page) => {
       await page.goto(`${baseUrl}/topic/${topic.id}`);
       const refs = page.getByTestId('assistant-message').first().getByTestId('reference');
       await refs.first().waitFor({ timeout: WAIT_MS });
@@ -274,7 +258,7 @@ describe('the document preview', () => {
   });
 
   it('shows a member the document’s text around the cited passage, through their own access', async () => {
-    await withPage(ownerTokens, async (page) => {
+    await withSignedInPage(ownerTokens, async (page) => {
       await page.goto(`${baseUrl}/topic/${topic.id}`);
       const refs = page.getByTestId('assistant-message').first().getByTestId('reference');
       await refs.first().waitFor({ timeout: WAIT_MS });
@@ -301,7 +285,7 @@ describe('the document preview', () => {
 
 describe('the offline banner', () => {
   it('stays while the network is offline and goes once the server answers again', async () => {
-    await withPage(null, async (page, context) => {
+    await withSignedInPage(null, async (page, context) => {
       await page.goto(`${baseUrl}/topic/${topic.id}`);
       await page.getByRole('heading', { name: 'How we travel', level: 1 }).waitFor({ timeout: WAIT_MS });
       expect(await page.getByTestId('offline-banner').count()).toBe(0);
@@ -323,7 +307,7 @@ describe('the guided tour', () => {
   const toursOf = async (tokens: LoginTokens) => (await userOf(tokens)).toursProgress;
 
   it('points at the connect-apps button, the query cards and the question box in turn, then records it', async () => {
-    await withPage(touristTokens, async (page) => {
+    await withSignedInPage(touristTokens, async (page) => {
       await page.goto(`${baseUrl}/`);
       const step = page.getByTestId('tour-step');
       await step.getByText(tourCopy.steps.connectApps.title).waitFor({ timeout: WAIT_MS });
@@ -342,7 +326,7 @@ describe('the guided tour', () => {
   });
 
   it('records a skip', async () => {
-    await withPage(skipperTokens, async (page) => {
+    await withSignedInPage(skipperTokens, async (page) => {
       await page.goto(`${baseUrl}/`);
       const step = page.getByTestId('tour-step');
       await step.getByRole('button', { name: tourCopy.SKIP }).click({ timeout: WAIT_MS });
